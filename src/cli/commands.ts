@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+
+/**
+ * A command module adds its subcommand to the program and reports its exit code through
+ * `setExitCode`; adding a command is one module and one line here.
+ */
+export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
+
+export const commands: RegisterCommand[] = [];

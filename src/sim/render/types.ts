@@ -1,0 +1,66 @@
+import type { Vec3, Volume } from '../volume.js';
+
+/** 8-bit RGBA pixels, row-major from the top-left corner. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export type Rgb = [number, number, number];
+
+export type ViewDirection = 'axial' | 'sagittal' | 'coronal' | 'original';
+
+/** VTK camera semantics: parallel_scale is half the view height in mm; angle in degrees. */
+export interface CameraState {
+  position: Vec3;
+  focal_point: Vec3;
+  view_up: Vec3;
+  parallel_scale: number | null;
+  perspective_angle: number | null;
+}
+
+/** One node as a window draws it: visibility and layer already resolved for that window. */
+export interface RenderLayer {
+  uid: string;
+  volume: Volume;
+  /** Time step of this volume at the global time; clamped by the caller. */
+  timeStep: number;
+  /** 0..1 */
+  opacity: number;
+  /** Tint of a grey image or colour of label 1 of a label image; 0..1 per channel. */
+  color: Rgb | null;
+  levelWindow: { level: number; window: number };
+  /** Stack order; higher is drawn on top. Layers arrive sorted ascending. */
+  layer: number;
+}
+
+export interface View2D {
+  kind: '2d';
+  width: number;
+  height: number;
+  viewDirection: ViewDirection;
+  /** Unit normal of the slice plane and a point on it (world). */
+  planeNormal: Vec3;
+  planePoint: Vec3;
+  camera: CameraState;
+  /**
+   * Crosshair lines to draw: each is the intersection of this plane with another window's
+   * plane, in that window's colour. Empty when the crosshair is hidden.
+   */
+  crosshair: Array<{ planeNormal: Vec3; planePoint: Vec3; color: Rgb }>;
+  background: Rgb;
+}
+
+export interface View3D {
+  kind: '3d';
+  width: number;
+  height: number;
+  camera: CameraState;
+  /** The orthogonal slice planes shown in the 3D window, each clipped to `bounds`. */
+  planes: Array<{ planeNormal: Vec3; planePoint: Vec3; color: Rgb }>;
+  bounds: { min: Vec3; max: Vec3 } | null;
+  background: Rgb;
+}
+
+export type View = View2D | View3D;
