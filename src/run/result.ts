@@ -1,0 +1,130 @@
+/**
+ * The result of a run: plain data that the runner builds and every reporter reads. The JSON
+ * report is this tree as it is, so its shape is versioned.
+ */
+export const RESULT_VERSION = 1;
+
+export type Status = 'passed' | 'failed' | 'error' | 'skipped';
+
+export interface SourceSpan {
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** A failure as data: codes are stable, messages are for people. */
+export interface ErrorInfo {
+  code: string;
+  message: string;
+  /** HTTP status when the workbench answered. */
+  status?: number;
+  hint?: string;
+}
+
+export interface Attempt {
+  /** 1-based. */
+  n: number;
+  startedAt: string;
+  durationMs: number;
+  error?: ErrorInfo;
+}
+
+export interface Artefact {
+  kind: 'screenshot' | 'golden' | 'expected' | 'actual' | 'diff' | 'figure';
+  /** Path relative to the output folder where possible. */
+  path: string;
+}
+
+export interface Tolerance {
+  threshold: number;
+  maxDiffPixels?: number;
+  maxDiffRatio?: number;
+}
+
+export interface ImageAssertion {
+  golden: string;
+  outcome: 'identical' | 'within-tolerance' | 'different' | 'size-mismatch' | 'written' | 'updated';
+  diffPixels?: number;
+  diffRatio?: number;
+  totalPixels?: number;
+  tolerance?: Tolerance;
+  actualSize?: { width: number; height: number };
+  expectedSize?: { width: number; height: number };
+  message: string;
+}
+
+export interface StepInfo {
+  index: number;
+  kind: string;
+  description: string;
+  span: SourceSpan;
+}
+
+export interface StepResult extends StepInfo {
+  status: Status;
+  durationMs: number;
+  attempts: Attempt[];
+  error?: ErrorInfo;
+  skippedReason?: string;
+  /** The step as planned, and as run once run-time values (node UIDs) were filled in. */
+  args: unknown;
+  resolvedArgs?: unknown;
+  artefacts: Artefact[];
+  image?: ImageAssertion;
+  notices: string[];
+}
+
+export interface CaseInfo {
+  id: string;
+  name: string;
+  playbook: string;
+  /** The study bindings of a cohort case. */
+  study?: Record<string, unknown>;
+  steps: StepInfo[];
+}
+
+export interface CaseResult extends Omit<CaseInfo, 'steps'> {
+  status: Status;
+  durationMs: number;
+  /** Which workbench ran it (URL without credentials, or `embedded`). */
+  workbench?: string;
+  steps: StepResult[];
+}
+
+export interface Provenance {
+  playbooks: Array<{ path: string; sha256: string }>;
+  workbench?: { name?: string; url?: string; engine_version?: string; api_version?: string };
+  wbplay: string;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  error: number;
+  skipped: number;
+}
+
+export interface RunResult {
+  version: typeof RESULT_VERSION;
+  startedAt: string;
+  durationMs: number;
+  status: Status;
+  provenance: Provenance;
+  cases: CaseResult[];
+  summary: Summary;
+}
+
+/** A case fails when any step failed, errs when any step erred (and none failed), and is skipped when every step was. */
+export function caseStatus(steps: readonly StepResult[]): Status {
+  if (steps.some((s) => s.status === 'failed')) return 'failed';
+  if (steps.some((s) => s.status === 'error')) return 'error';
+  if (steps.length > 0 && steps.every((s) => s.status === 'skipped')) return 'skipped';
+  return 'passed';
+}
+
+export function summarize(cases: readonly CaseResult[]): Summary {
+  const summary: Summary = { total: cases.length, passed: 0, failed: 0, error: 0, skipped: 0 };
+  for (const c of cases) summary[c.status]++;
+  return summary;
+}
