@@ -1,0 +1,53 @@
+/**
+ * Runs items on a set of slots (workbench sessions), one item per slot at a time. A slot
+ * whose workbench dies is taken out and the item it was running gets one more try on
+ * another slot; an item never runs on two slots at once.
+ */
+export interface PoolSlot {
+  readonly id: number;
+  readonly label: string;
+}
+
+export interface PoolOptions<I, R, S extends PoolSlot> {
+  run(item: I, slot: S): Promise<R>;
+  /** Asked after every item: is the slot's workbench still there? */
+  slotAlive(slot: S, result: R): Promise<boolean>;
+  /** The result for an item that could not run at all (no slot left, or died twice). */
+  abandoned(item: I, reason: string): R;
+  /** Stop taking new items (fail-fast, Ctrl-C). */
+  shouldStop?(): boolean;
+  onSlotLost?(slot: S, item: I, retried: boolean): void;
+}
+
+export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slots: readonly S[], options: PoolOptions<I, R, S>): Promise<Array<R | undefined>> {
+  const results: Array<R | undefined> = new Array(items.length).fill(undefined);
+  const queue: Array<{ index: number; tries: number }> = items.map((_, index) => ({ index, tries: 0 }));
+  let live = slots.length;
+
+  const worker = async (slot: S): Promise<void> => {
+    for (;;) {
+      if (options.shouldStop?.()) return;
+      const next = queue.shift();
+      if (!next) return;
+      const item = items[next.index] as I;
+      const result = await options.run(item, slot);
+      if (await options.slotAlive(slot, result)) {
+        results[next.index] = result;
+        continue;
+      }
+      live--;
+      const retry = next.tries === 0 && live > 0;
+      options.onSlotLost?.(slot, item, retry);
+      if (retry) queue.unshift({ index: next.index, tries: next.tries + 1 });
+      else results[next.index] = result;
+      return;
+    }
+  };
+
+  await Promise.all(slots.map((slot) => worker(slot)));
+  // Whatever is still queued found no slot to run on.
+  for (const rest of queue) {
+    if (!options.shouldStop?.()) results[rest.index] = options.abandoned(items[rest.index] as I, 'no workbench left: every workbench of the pool stopped answering');
+  }
+  return results;
+}
