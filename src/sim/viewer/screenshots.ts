@@ -1,0 +1,101 @@
+import { encodeImage, frameApplication, renderView, resizeImage, tileCanvas } from '../render/index.js';
+import type { RgbaImage, Rgb, View } from '../render/types.js';
+import { layersFingerprint, layersFor } from './layers.js';
+import { cellRects } from './layout.js';
+import { cellView, stdMultiView } from './views.js';
+import type { Viewer } from './viewer.js';
+import { MXN_CANVAS_SIZE, STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE, type EditorAlias, type RenderWindow } from './windows.js';
+
+export type ScreenshotTarget = { kind: 'application' } | { kind: 'editor'; alias: EditorAlias } | { kind: 'window'; alias: EditorAlias; window: RenderWindow };
+
+export interface ScreenshotParams {
+  format: 'png' | 'jpeg';
+  /** Both or neither: the grab is scaled to exactly this size, ignoring its aspect ratio. */
+  width?: number;
+  height?: number;
+}
+
+/** Colour of the splitters between windows and of an editor area with nothing in it. */
+export const SPLITTER_COLOR: Rgb = [0.16, 0.16, 0.18];
+export const APPLICATION_TITLE = 'MITK Workbench (wbplay reference)';
+
+/** A drawing job: its fingerprint is known before any pixel is drawn, so a cache can skip it. */
+interface Job {
+  fingerprint: string;
+  draw(): RgbaImage;
+}
+
+/** The cache is a convenience, not a store: it forgets everything beyond this many entries. */
+const CACHE_LIMIT = 32;
+
+/**
+ * Grabs of render windows, editor canvases and the application window. Every image is drawn
+ * from the current state by the pure renderer; the last encoded image of each target is kept
+ * with the fingerprint of the state it shows, so asking twice for the same picture is cheap.
+ */
+export class Screenshots {
+  private readonly cache = new Map<string, { fingerprint: string; bytes: Buffer }>();
+
+  constructor(private readonly viewer: Viewer) {}
+
+  capture(target: ScreenshotTarget, params: ScreenshotParams): { bytes: Buffer; contentType: string } {
+    const contentType = params.format === 'png' ? 'image/png' : 'image/jpeg';
+    const job = this.job(target);
+    const key = target.kind === 'window' ? `${target.alias}/${target.window.id}` : target.kind === 'editor' ? target.alias : 'application';
+    const fingerprint = `${job.fingerprint}#${params.format}:${params.width ?? ''}x${params.height ?? ''}`;
+    const cached = this.cache.get(key);
+    if (cached?.fingerprint === fingerprint) return { bytes: cached.bytes, contentType };
+    let image = job.draw();
+    if (params.width !== undefined && params.height !== undefined) image = resizeImage(image, params.width, params.height);
+    // Window grabs come from the framebuffer (RGB); widget grabs of canvases carry alpha.
+    const bytes = encodeImage(image, params.format, { alpha: target.kind !== 'window' });
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(key, { fingerprint, bytes });
+    return { bytes, contentType };
+  }
+
+  private job(target: ScreenshotTarget): Job {
+    if (target.kind === 'window') return this.windowJob(target.alias, target.window);
+    if (target.kind === 'editor') return this.editorJob(target.alias);
+    const active = (['stdmulti', 'mxn'] as const).find((alias) => this.viewer.isActive(alias));
+    const canvas = active ? this.editorJob(active) : emptyJob(STDMULTI_WINDOW_SIZE.width * 2 + STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE.height * 2 + STDMULTI_SPLITTER);
+    return { fingerprint: `app(${canvas.fingerprint})`, draw: () => frameApplication(canvas.draw(), APPLICATION_TITLE) };
+  }
+
+  private windowJob(alias: EditorAlias, win: RenderWindow): Job {
+    const viewer = this.viewer;
+    const view: View = alias === 'mxn' && win.kind === '2d' ? cellView(viewer, viewer.cell(win.id)) : stdMultiView(viewer, win);
+    const layers = layersFor(viewer.store, win.contexts, viewer.time);
+    return { fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`, draw: () => renderView(view, layers) };
+  }
+
+  private editorJob(alias: EditorAlias): Job {
+    const tiles: Array<{ x: number; y: number; job: Job }> = [];
+    let width: number;
+    let height: number;
+    if (alias === 'stdmulti') {
+      // MITK's standard display: axial | sagittal over coronal | 3D.
+      const { width: w, height: h } = STDMULTI_WINDOW_SIZE;
+      this.viewer.stdWindows().forEach((win, i) => {
+        tiles.push({ x: (i % 2) * (w + STDMULTI_SPLITTER), y: Math.floor(i / 2) * (h + STDMULTI_SPLITTER), job: this.windowJob('stdmulti', win) });
+      });
+      width = w * 2 + STDMULTI_SPLITTER;
+      height = h * 2 + STDMULTI_SPLITTER;
+    } else {
+      ({ width, height } = MXN_CANVAS_SIZE);
+      const rects = cellRects(this.viewer.currentLayout(), width, height);
+      for (const cell of this.viewer.cells()) {
+        const r = rects.get(cell.id)!;
+        tiles.push({ x: r.x, y: r.y, job: this.windowJob('mxn', cell) });
+      }
+    }
+    return {
+      fingerprint: `${alias}[${tiles.map((t) => `${t.x},${t.y}:${t.job.fingerprint}`).join(';')}]`,
+      draw: () => tileCanvas(width, height, tiles.map((t) => ({ x: t.x, y: t.y, image: t.job.draw() })), SPLITTER_COLOR),
+    };
+  }
+}
+
+function emptyJob(width: number, height: number): Job {
+  return { fingerprint: `empty:${width}x${height}`, draw: () => tileCanvas(width, height, [], SPLITTER_COLOR) };
+}
