@@ -43,11 +43,11 @@ export class TimeNavigation {
   state(): SelectedTime {
     const g = this.geometry;
     return {
+      bounds: g
+        ? { max_timepoint_ms: g.firstMs + g.steps * g.stepMs, min_timepoint_ms: g.firstMs, steps: g.steps }
+        : { max_timepoint_ms: 0, min_timepoint_ms: 0, steps: 0 },
       timepoint_ms: this.timePoint(),
       timestep: this.step,
-      bounds: g
-        ? { min_timepoint_ms: g.firstMs, max_timepoint_ms: g.firstMs + g.steps * g.stepMs, steps: g.steps }
-        : { min_timepoint_ms: 0, max_timepoint_ms: 0, steps: 0 },
     };
   }
 

@@ -100,7 +100,7 @@ export class Viewer {
   // ---- editors ---------------------------------------------------------------------------
 
   editors(): Array<{ alias: EditorAlias; plugin_id: string; active: boolean }> {
-    return EDITOR_ALIASES.map((alias) => ({ alias, plugin_id: PLUGIN_IDS[alias], active: this.active[alias] }));
+    return EDITOR_ALIASES.map((alias) => ({ active: this.active[alias], alias, plugin_id: PLUGIN_IDS[alias] }));
   }
 
   isActive(alias: EditorAlias): boolean {
@@ -119,7 +119,7 @@ export class Viewer {
   editorInfo(alias: EditorAlias): { alias: EditorAlias; plugin_id: string; active: true; windows: string[] } {
     this.requireActive(alias);
     const windows = alias === 'stdmulti' ? [...STDMULTI_IDS] : this.cells().map((c) => c.id);
-    return { alias, plugin_id: PLUGIN_IDS[alias], active: true, windows };
+    return { active: true, alias, plugin_id: PLUGIN_IDS[alias], windows };
   }
 
   // ---- geometry and navigation -----------------------------------------------------------
@@ -129,7 +129,7 @@ export class Viewer {
   }
 
   bounds(): PositionBounds {
-    return this.nav ? { min_position: copy(this.nav.bounds.min), max_position: copy(this.nav.bounds.max) } : { min_position: null, max_position: null };
+    return this.nav ? { max_position: copy(this.nav.bounds.max), min_position: copy(this.nav.bounds.min) } : { max_position: null, min_position: null };
   }
 
   /**
@@ -176,7 +176,7 @@ export class Viewer {
 
   selectedPosition(): { position: Vec3; bounds: PositionBounds } {
     this.requireActive('stdmulti');
-    return { position: copy(this.crosshair), bounds: this.bounds() };
+    return { bounds: this.bounds(), position: copy(this.crosshair) };
   }
 
   /** Moves the StdMulti crosshair; each 2D window shows the slice nearest to it. */
@@ -190,9 +190,9 @@ export class Viewer {
 
   sliceState(win: Window2D): SliceState {
     return {
-      step: win.step,
+      bounds: { ...this.bounds(), steps: stepCount(this.nav, win.direction) },
       position: this.nav ? planePosition(this.nav, win.direction, win.step) : [0, 0, 0],
-      bounds: { steps: stepCount(this.nav, win.direction), ...this.bounds() },
+      step: win.step,
     };
   }
 
@@ -212,7 +212,7 @@ export class Viewer {
   }
 
   cellPosition(cell: Cell): { position: Vec3; bounds: PositionBounds } {
-    return { position: copy(cell.position), bounds: this.bounds() };
+    return { bounds: this.bounds(), position: copy(cell.position) };
   }
 
   /** A cell's navigator selects the slice through the point; the position snaps onto it. */
