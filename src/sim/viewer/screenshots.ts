@@ -1,4 +1,4 @@
-import { encodeImage, frameApplication, renderView, resizeImage, tileCanvas } from '../render/index.js';
+import * as softwareRenderer from '../render/index.js';
 import type { RgbaImage, Rgb, View } from '../render/types.js';
 import { layersFingerprint, layersFor } from './layers.js';
 import { cellRects } from './layout.js';
@@ -19,6 +19,9 @@ export interface ScreenshotParams {
 export const SPLITTER_COLOR: Rgb = [0.16, 0.16, 0.18];
 export const APPLICATION_TITLE = 'MITK Workbench (wbplay reference)';
 
+/** The renderer's entry points; tests pass a recording stand-in to check composition and caching. */
+export type Renderer = Pick<typeof softwareRenderer, 'renderView' | 'tileCanvas' | 'frameApplication' | 'resizeImage' | 'encodeImage'>;
+
 /** A drawing job: its fingerprint is known before any pixel is drawn, so a cache can skip it. */
 interface Job {
   fingerprint: string;
@@ -36,7 +39,10 @@ const CACHE_LIMIT = 32;
 export class Screenshots {
   private readonly cache = new Map<string, { fingerprint: string; bytes: Buffer }>();
 
-  constructor(private readonly viewer: Viewer) {}
+  constructor(
+    private readonly viewer: Viewer,
+    private readonly renderer: Renderer = softwareRenderer,
+  ) {}
 
   capture(target: ScreenshotTarget, params: ScreenshotParams): { bytes: Buffer; contentType: string } {
     const contentType = params.format === 'png' ? 'image/png' : 'image/jpeg';
@@ -46,9 +52,9 @@ export class Screenshots {
     const cached = this.cache.get(key);
     if (cached?.fingerprint === fingerprint) return { bytes: cached.bytes, contentType };
     let image = job.draw();
-    if (params.width !== undefined && params.height !== undefined) image = resizeImage(image, params.width, params.height);
+    if (params.width !== undefined && params.height !== undefined) image = this.renderer.resizeImage(image, params.width, params.height);
     // Window grabs come from the framebuffer (RGB); widget grabs of canvases carry alpha.
-    const bytes = encodeImage(image, params.format, { alpha: target.kind !== 'window' });
+    const bytes = this.renderer.encodeImage(image, params.format, { alpha: target.kind !== 'window' });
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(key, { fingerprint, bytes });
     return { bytes, contentType };
@@ -58,15 +64,15 @@ export class Screenshots {
     if (target.kind === 'window') return this.windowJob(target.alias, target.window);
     if (target.kind === 'editor') return this.editorJob(target.alias);
     const active = (['stdmulti', 'mxn'] as const).find((alias) => this.viewer.isActive(alias));
-    const canvas = active ? this.editorJob(active) : emptyJob(STDMULTI_WINDOW_SIZE.width * 2 + STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE.height * 2 + STDMULTI_SPLITTER);
-    return { fingerprint: `app(${canvas.fingerprint})`, draw: () => frameApplication(canvas.draw(), APPLICATION_TITLE) };
+    const canvas = active ? this.editorJob(active) : this.emptyJob(STDMULTI_WINDOW_SIZE.width * 2 + STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE.height * 2 + STDMULTI_SPLITTER);
+    return { fingerprint: `app(${canvas.fingerprint})`, draw: () => this.renderer.frameApplication(canvas.draw(), APPLICATION_TITLE) };
   }
 
   private windowJob(alias: EditorAlias, win: RenderWindow): Job {
     const viewer = this.viewer;
     const view: View = alias === 'mxn' && win.kind === '2d' ? cellView(viewer, viewer.cell(win.id)) : stdMultiView(viewer, win);
     const layers = layersFor(viewer.store, win.contexts, viewer.time);
-    return { fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`, draw: () => renderView(view, layers) };
+    return { fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`, draw: () => this.renderer.renderView(view, layers) };
   }
 
   private editorJob(alias: EditorAlias): Job {
@@ -91,11 +97,12 @@ export class Screenshots {
     }
     return {
       fingerprint: `${alias}[${tiles.map((t) => `${t.x},${t.y}:${t.job.fingerprint}`).join(';')}]`,
-      draw: () => tileCanvas(width, height, tiles.map((t) => ({ x: t.x, y: t.y, image: t.job.draw() })), SPLITTER_COLOR),
+      draw: () => this.renderer.tileCanvas(width, height, tiles.map((t) => ({ x: t.x, y: t.y, image: t.job.draw() })), SPLITTER_COLOR),
     };
   }
-}
 
-function emptyJob(width: number, height: number): Job {
-  return { fingerprint: `empty:${width}x${height}`, draw: () => tileCanvas(width, height, [], SPLITTER_COLOR) };
+  /** With both editors closed the application shows an empty editor area. */
+  private emptyJob(width: number, height: number): Job {
+    return { fingerprint: `empty:${width}x${height}`, draw: () => this.renderer.tileCanvas(width, height, [], SPLITTER_COLOR) };
+  }
 }

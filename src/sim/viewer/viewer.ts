@@ -18,7 +18,7 @@ import {
   stepCount,
   type NavigationGeometry,
 } from './navigation.js';
-import { Screenshots, type ScreenshotParams, type ScreenshotTarget } from './screenshots.js';
+import { Screenshots, type Renderer, type ScreenshotParams, type ScreenshotTarget } from './screenshots.js';
 import { TimeNavigation, timeGeometry } from './time.js';
 import { copy } from './vec.js';
 import {
@@ -41,6 +41,8 @@ export type { EditorAlias } from './windows.js';
 export interface ViewerOptions {
   /** Editors that start closed, so the EDITOR_NOT_ACTIVE paths are reachable. */
   inactive?: EditorAlias[];
+  /** The software renderer by default; tests may record what would be drawn instead. */
+  renderer?: Renderer;
 }
 
 export interface PositionBounds {
@@ -94,7 +96,7 @@ export class Viewer {
       '3d': { kind: '3d', id: '3d', contexts: ['3d', RENDERER_NAMES['3d']], size, camera: reset3D(null, size) },
     };
     this.setLayout(this.layout);
-    this.screenshots = new Screenshots(this);
+    this.screenshots = new Screenshots(this, options.renderer);
   }
 
   // ---- editors ---------------------------------------------------------------------------

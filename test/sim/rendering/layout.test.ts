@@ -1,29 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorOf, makeVolume, NB06, setup } from './harness.js';
+import { cell, MODALITY_GRID } from './layouts.js';
 
 const LAYOUT = '/rendering/editors/mxn/layout';
-
-const cell = (id: string, view: string, group: string, extra: Record<string, unknown> = {}) => ({
-  type: 'window', id, view_direction: view, links: { selection: group }, ...extra,
-});
-
-/** The 2x3 "modality grid" of the rendering reference (section 2.4). */
-export const MODALITY_GRID = {
-  version: '2.0',
-  name: 'modality grid',
-  groups: { ct: { select_all: true }, mr: { select_all: true } },
-  root: {
-    type: 'split',
-    orientation: 'vertical',
-    children: ['ct', 'mr'].map((g) => ({
-      type: 'split',
-      orientation: 'horizontal',
-      size: 1,
-      children: ['axial', 'coronal', 'sagittal'].map((v) => cell(`mxn__${g}_${v}`, v, g, { name: `${g.toUpperCase()} ${v}`, size: 1 })),
-    })),
-  },
-};
 
 test('a fresh MxN editor has one axial cell mxn__widget0 in group main', async () => {
   const { call } = setup();
