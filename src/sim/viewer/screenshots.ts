@@ -1,7 +1,7 @@
 import * as softwareRenderer from '../render/index.js';
 import type { RgbaImage, Rgb, View } from '../render/types.js';
 import { layersFingerprint, layersFor } from './layers.js';
-import { cellRects } from './layout.js';
+import { cellRects } from './splitter.js';
 import { cellView, stdMultiView } from './views.js';
 import type { Viewer } from './viewer.js';
 import { MXN_CANVAS_SIZE, STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE, type EditorAlias, type RenderWindow } from './windows.js';

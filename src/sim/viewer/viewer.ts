@@ -4,7 +4,8 @@ import type { CameraState } from '../render/types.js';
 import type { Vec3, Volume } from '../volume.js';
 import { applyCameraPatch, cloneCamera, followSlice, reset2D, reset3D, standardView3D, type CameraPatch, type StandardView } from './camera.js';
 import { isVisible } from './layers.js';
-import { cellRects, defaultLayout, LayoutError, parseLayout, serializeLayout, windowsOf, type Layout } from './layout.js';
+import type { Layout } from './layout.js';
+import { MxnEditor } from './mxn-editor.js';
 import {
   centre,
   clampStep,
@@ -24,11 +25,9 @@ import { copy } from './vec.js';
 import {
   EDITOR_ALIASES,
   EDITOR_CLASSES,
-  MXN_CANVAS_SIZE,
   PLUGIN_IDS,
-  RENDERER_NAMES,
   STDMULTI_IDS,
-  STDMULTI_WINDOW_SIZE,
+  stdMultiWindows,
   type Cell,
   type EditorAlias,
   type RenderWindow,
@@ -67,8 +66,7 @@ export class Viewer {
   /** The StdMulti crosshair: the global selected position. */
   private crosshair: Vec3 = [0, 0, 0];
   private readonly std: Record<StdMultiId, RenderWindow>;
-  private layout: Layout = defaultLayout();
-  private cellsById = new Map<string, Cell>();
+  private readonly mxn = new MxnEditor(() => this.nav);
   private readonly screenshots: Screenshots;
   /** Counts update requests; the image itself is always drawn from the current state. */
   frame = 0;
@@ -79,23 +77,7 @@ export class Viewer {
   ) {
     const inactive = new Set(options.inactive ?? []);
     this.active = { stdmulti: !inactive.has('stdmulti'), mxn: !inactive.has('mxn') };
-    const size = STDMULTI_WINDOW_SIZE;
-    const win2d = (id: 'axial' | 'sagittal' | 'coronal'): Window2D => ({
-      kind: '2d',
-      id,
-      direction: id,
-      contexts: [id, RENDERER_NAMES[id]],
-      size,
-      step: 0,
-      camera: reset2D(id, null, 0, size),
-    });
-    this.std = {
-      axial: win2d('axial'),
-      sagittal: win2d('sagittal'),
-      coronal: win2d('coronal'),
-      '3d': { kind: '3d', id: '3d', contexts: ['3d', RENDERER_NAMES['3d']], size, camera: reset3D(null, size) },
-    };
-    this.setLayout(this.layout);
+    this.std = stdMultiWindows();
     this.screenshots = new Screenshots(this, options.renderer);
   }
 
@@ -204,7 +186,7 @@ export class Viewer {
     if (!this.nav) return;
     const axis = frameOf(win.direction).axis;
     const coordinate = slabCentre(this.nav, win.direction, win.step);
-    if (this.cellsById.get(win.id) === win) (win as Cell).position[axis] = coordinate;
+    if (this.mxn.owns(win)) win.position[axis] = coordinate;
     else this.crosshair[axis] = coordinate;
   }
 
@@ -260,64 +242,23 @@ export class Viewer {
   }
 
   cells(): Cell[] {
-    return windowsOf(this.layout).map((w) => this.cellsById.get(w.id)!);
+    return this.mxn.cells();
   }
 
-  /** The cell with that id; an unknown (well-formed) id is 404. */
   cell(id: string): Cell {
-    const cell = this.cellsById.get(id);
-    if (!cell) throw new Problem('RENDER_WINDOW_NOT_FOUND', `No render window with id '${id}' in the addressed editor`);
-    return cell;
+    return this.mxn.cell(id);
   }
 
   currentLayout(): Layout {
-    return this.layout;
+    return this.mxn.current();
   }
 
   layoutDocument(): Record<string, unknown> {
-    return serializeLayout(this.layout, MXN_CANVAS_SIZE.width, MXN_CANVAS_SIZE.height);
+    return this.mxn.document();
   }
 
-  /**
-   * Replaces every cell. A document refused by the validation walk leaves the old cells; a
-   * failure while building leaves the single default cell, as MITK's rollback does.
-   */
   applyLayout(doc: unknown): Record<string, unknown> {
-    let layout: Layout;
-    try {
-      layout = parseLayout(doc);
-    } catch (e) {
-      if (!(e instanceof LayoutError)) throw e;
-      if (e.afterTeardown) this.setLayout(defaultLayout());
-      throw new Problem('INVALID_REQUEST', `Layout document rejected: ${e.message}`);
-    }
-    this.setLayout(layout);
-    return this.layoutDocument();
-  }
-
-  /** Builds fresh cells: new cameras and slices fitted to the current navigation geometry. */
-  private setLayout(layout: Layout): void {
-    this.layout = layout;
-    const rects = cellRects(layout, MXN_CANVAS_SIZE.width, MXN_CANVAS_SIZE.height);
-    this.cellsById = new Map();
-    for (const w of windowsOf(layout)) {
-      const rect = rects.get(w.id)!;
-      const size = { width: rect.width, height: rect.height };
-      const step = middleStep(this.nav, w.viewDirection);
-      const cell: Cell = {
-        kind: '2d',
-        id: w.id,
-        direction: w.viewDirection,
-        contexts: [w.id],
-        size,
-        step,
-        camera: reset2D(w.viewDirection, this.nav, step, size),
-        group: w.group,
-        position: this.nav ? centre(this.nav.bounds) : [0, 0, 0],
-      };
-      if (w.name !== undefined) cell.name = w.name;
-      this.cellsById.set(w.id, cell);
-    }
+    return this.mxn.apply(doc);
   }
 
   // ---- rendering -------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 import type { CameraState, Rgb, ViewDirection } from '../render/types.js';
 import type { Vec3 } from '../volume.js';
-import type { WindowSize } from './camera.js';
+import { reset2D, reset3D, type WindowSize } from './camera.js';
 
 export type EditorAlias = 'stdmulti' | 'mxn';
 export const EDITOR_ALIASES: readonly EditorAlias[] = ['stdmulti', 'mxn'];
@@ -74,3 +74,23 @@ export const STDMULTI_WINDOW_SIZE: WindowSize = { width: 512, height: 512 };
 export const MXN_CANVAS_SIZE: WindowSize = { width: 1024, height: 768 };
 /** The StdMulti canvas: 2x2 windows with a 2-px splitter between them. */
 export const STDMULTI_SPLITTER = 2;
+
+/** The four StdMulti windows as a freshly opened editor has them, before any reinit. */
+export function stdMultiWindows(): Record<StdMultiId, RenderWindow> {
+  const size = STDMULTI_WINDOW_SIZE;
+  const win2d = (id: 'axial' | 'sagittal' | 'coronal'): Window2D => ({
+    kind: '2d',
+    id,
+    direction: id,
+    contexts: [id, RENDERER_NAMES[id]],
+    size,
+    step: 0,
+    camera: reset2D(id, null, 0, size),
+  });
+  return {
+    axial: win2d('axial'),
+    sagittal: win2d('sagittal'),
+    coronal: win2d('coronal'),
+    '3d': { kind: '3d', id: '3d', contexts: ['3d', RENDERER_NAMES['3d']], size, camera: reset3D(null, size) },
+  };
+}

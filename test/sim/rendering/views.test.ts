@@ -130,14 +130,14 @@ test('the last image of each target is reused while its state is unchanged, and 
     async () => store.set('ct', 'visible', { type: 'BoolProperty', value: false }, 'axial'),
   ];
   for (const change of changes) {
-    const before = views.length;
+    const before: number = views.length;
     await change();
     await call('GET', axial);
     assert.equal(views.length, before + 1);
   }
   assert.deepEqual(views.at(-1)!.layers, []);
   // Changes elsewhere leave it cached: the 3D camera, an MxN cell, an update request.
-  const before = views.length;
+  const before: number = views.length;
   await call('PUT', '/rendering/editors/stdmulti/windows/3d/camera', { perspective_angle: 10 });
   await call('PUT', '/rendering/editors/mxn/windows/mxn__widget0/selected-slice', { step: 1 });
   await call('POST', '/rendering/update');
