@@ -1,0 +1,66 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../src/compare/atomic-write.js';
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'wbplay-atomic-'));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('writes bytes and text, creating missing folders, and leaves no temporary file', async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, 'a', 'b', 'golden.png');
+    await writeFileAtomic(target, Uint8Array.of(1, 2, 3));
+    assert.deepEqual([...(await readFile(target))], [1, 2, 3]);
+    await writeFileAtomic(target, 'replaced');
+    assert.equal(await readFile(target, 'utf8'), 'replaced');
+    assert.deepEqual(await readdir(join(dir, 'a', 'b')), ['golden.png']);
+  });
+});
+
+test('a failure between write and rename keeps the old file whole and removes the temporary file', async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, 'golden.png');
+    await writeFile(target, 'old content');
+    let seenTemp = '';
+    await assert.rejects(
+      writeFileAtomic(target, 'new content that never lands', {
+        beforeRename: async (temp) => {
+          seenTemp = temp;
+          // The new bytes are complete on disk before the rename is attempted.
+          assert.equal(await readFile(temp, 'utf8'), 'new content that never lands');
+          throw new Error('killed before rename');
+        },
+      }),
+      /killed before rename/,
+    );
+    assert.equal(await readFile(target, 'utf8'), 'old content');
+    assert.ok(seenTemp.startsWith(dir));
+    assert.deepEqual(await readdir(dir), ['golden.png']);
+  });
+});
+
+test('a failure before anything exists leaves no target and no temporary file', async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, 'new.png');
+    await assert.rejects(writeFileAtomic(target, 'x', { beforeRename: () => { throw new Error('stop'); } }), /stop/);
+    assert.deepEqual(await readdir(dir), []);
+  });
+});
+
+test('concurrent writers of one target each land whole', async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, 'report.json');
+    const contents = Array.from({ length: 8 }, (_, i) => String(i).repeat(10_000));
+    await Promise.all(contents.map((c) => writeFileAtomic(target, c)));
+    assert.ok(contents.includes(await readFile(target, 'utf8')));
+    assert.deepEqual(await readdir(dir), ['report.json']);
+  });
+});
