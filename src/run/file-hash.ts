@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+
+export interface HashRecord {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+/**
+ * SHA-256 of files, remembered by size and modification time so a resumed cohort does not
+ * read every data file and output again (the same trade-off make and git make).
+ */
+export class FileHasher {
+  private readonly known = new Map<string, HashRecord>();
+
+  constructor(seed: Record<string, HashRecord> = {}) {
+    for (const [path, record] of Object.entries(seed)) this.known.set(path, record);
+  }
+
+  /** The hash of a file, or undefined when it does not exist. */
+  async hash(path: string): Promise<string | undefined> {
+    let st;
+    try {
+      st = await stat(path);
+    } catch {
+      return undefined;
+    }
+    const cached = this.known.get(path);
+    if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.sha256;
+    const sha256 = await hashStream(path);
+    this.known.set(path, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    return sha256;
+  }
+
+  /** Records the hash of bytes just written to `path`, so it is not read back. */
+  async remember(path: string, bytes: Uint8Array): Promise<string> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const st = await stat(path);
+    this.known.set(path, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    return sha256;
+  }
+
+  snapshot(): Record<string, HashRecord> {
+    return Object.fromEntries(this.known);
+  }
+}
+
+function hashStream(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = createHash('sha256');
+    createReadStream(path)
+      .on('data', (chunk) => h.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(h.digest('hex')));
+  });
+}
