@@ -1,0 +1,19 @@
+/**
+ * Why an image could not be read, in the workbench's own error codes: `UNSUPPORTED_FORMAT`
+ * (not a format we read; the server answers 415) or `FILE_READ_ERROR` (a format we read, but
+ * this file is corrupt, truncated, inconsistent or uses a feature we do not support; 422).
+ */
+export class ImageReadError extends Error {
+  constructor(
+    readonly code: 'UNSUPPORTED_FORMAT' | 'FILE_READ_ERROR',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageReadError';
+  }
+}
+
+/** Throws the `FILE_READ_ERROR` every reader uses for a bad file. */
+export function unreadable(message: string): never {
+  throw new ImageReadError('FILE_READ_ERROR', message);
+}
