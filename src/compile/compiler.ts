@@ -1,0 +1,140 @@
+import { resolve } from 'node:path';
+import { dedupeDiagnostics, sortDiagnostics, type Diagnostic, type Span } from '../diagnostics/diagnostic.js';
+import { entry, type YNode } from '../playbook/tree.js';
+import { compileSteps } from './case-compiler.js';
+import { resolveForeach, stem, type Foreach, type ForeachRaw } from './foreach.js';
+import { expandNode, type Scope, type VarValue } from './interpolate.js';
+import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
+import { Session, type LoadedFile } from './session.js';
+import type { CaseState } from './step-context.js';
+
+export interface CompileOptions {
+  /** `--var name=value`: override (or add to) the playbook's `vars`. */
+  vars?: Readonly<Record<string, string>>;
+  /** Whether input files must exist now (default true). */
+  checkFiles?: boolean;
+  /** The environment `${env.NAME}` reads (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Paths in messages and spans are shown relative to this folder (default: the working directory). */
+  displayRoot?: string;
+}
+
+export interface CompileResult {
+  /** Present when there is no diagnostic. */
+  plan?: Plan;
+  diagnostics: Diagnostic[];
+  /** The text of every file read, by shown path, for rendering diagnostics. */
+  sources: Map<string, string>;
+}
+
+/** Compiles a playbook file into its plan, or says everything that is wrong with it. */
+export function compilePlaybook(path: string, options: CompileOptions = {}): CompileResult {
+  const session = new Session({ checkFiles: options.checkFiles ?? true, env: options.env ?? process.env, displayRoot: options.displayRoot ?? process.cwd() });
+  const plan = compileRoot(session, resolve(path), path, options.vars ?? {});
+  const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
+  return { ...(plan && diagnostics.length === 0 ? { plan } : {}), diagnostics, sources: session.sources() };
+}
+
+function compileRoot(session: Session, abs: string, shown: string, cliVars: Readonly<Record<string, string>>): Plan | undefined {
+  const file = session.load(abs);
+  if (!file) {
+    session.error('READ_ERROR', `cannot read the playbook \`${shown}\``, 'check that the file exists and is readable', undefined);
+    return undefined;
+  }
+  const root = file.root;
+  if (!root) return undefined;
+  const env = session.options.env;
+  const at = (node: YNode, path: (string | number)[]): Span => session.spanAt(file.source, node, path, false);
+  const onTemplate = (node: Parameters<Parameters<typeof expandNode>[2]>[0], p: Parameters<Parameters<typeof expandNode>[2]>[1]): void =>
+    session.error(p.code, p.message, p.hint, session.templateSpan(file.source, node, p));
+
+  // Variables, in order: a later one may use an earlier one; the command line wins.
+  const vars = new Map<string, VarValue>();
+  const scope: Scope = { vars, env };
+  const varsNode = entry(root, 'vars')?.value;
+  if (varsNode?.type === 'map') {
+    for (const e of varsNode.entries) {
+      const cli = cliVars[e.key];
+      const v = cli ?? expandNode(e.value, scope, onTemplate);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
+    }
+  }
+  for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, v);
+
+  const workbench = compileWorkbench(session, file, scope);
+  const defaultsNode = entry(root, 'defaults')?.value;
+  const defaults = (defaultsNode ? expandNode(defaultsNode, scope, onTemplate) : {}) as Record<string, Record<string, unknown>>;
+
+  let foreach: Foreach | undefined;
+  const foreachNode = entry(root, 'foreach')?.value;
+  if (foreachNode?.type === 'map') {
+    const raw = expandNode(foreachNode, scope, onTemplate) as ForeachRaw;
+    foreach = resolveForeach(raw, {
+      dir: file.dir,
+      checkFiles: session.options.checkFiles,
+      error: (code, path, message, hint) => session.error(code, message, hint, at(foreachNode, path)),
+    });
+    if (!foreach) return undefined;
+  }
+
+  const cases: PlanCase[] = [];
+  const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
+  const writers = new Map<string, string>();
+  for (const study of studies) {
+    const state: CaseState = { aliases: new Set(), names: new Set(), layoutCells: undefined, inputs: new Set(), outputs: new Map() };
+    const caseScope: Scope = foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
+    const steps: PlanStep[] = [];
+    compileSteps(session, { file, scope: caseScope, defaults, stack: [abs], via: [] }, state, steps);
+    const name = study?.name ?? (foreach ? `<${foreach.as}.name>` : 'main');
+    if (study) {
+      for (const [out, span] of state.outputs) {
+        const other = writers.get(out);
+        if (other === undefined) writers.set(out, name);
+        else if (other !== name) {
+          session.error('OUTPUT_COLLISION', `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`, `put \${${foreach?.as ?? 'study'}.name} in the output path`, span);
+        }
+      }
+    }
+    cases.push({ id: name, name, ...(study ? { study: study.fields } : {}), inputs: [...state.inputs], outputs: [...state.outputs.keys()], steps });
+  }
+
+  const top = file.top;
+  return {
+    version: PLAN_VERSION,
+    playbook: { path: file.source.path, sha256: file.sha256 },
+    sources: session.loaded().map((f) => ({ path: f.source.path, sha256: f.sha256 })),
+    name: typeof top.name === 'string' ? top.name : stem(abs),
+    tags: Array.isArray(top.tags) ? top.tags.map(String) : [],
+    workbench,
+    vars: Object.fromEntries(vars),
+    ...(foreach ? { foreach: { as: foreach.as, source: foreach.source, ...(foreach.from ? { from: foreach.from } : {}), count: foreach.studies?.length ?? 0 } } : {}),
+    cases,
+  };
+}
+
+const TOKEN_FROM_ENV = /^\$\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\s*\}$/;
+
+/**
+ * The workbench target. A URL from an unset environment variable is no error: without a URL
+ * the run uses the embedded workbench. A token is never kept, only where it comes from.
+ */
+function compileWorkbench(session: Session, file: LoadedFile, scope: Scope): PlanWorkbench {
+  const node = file.root ? entry(file.root, 'workbench')?.value : undefined;
+  if (node?.type !== 'map') return {};
+  const out: PlanWorkbench = {};
+  const url = entry(node, 'url')?.value;
+  if (url?.type === 'scalar' && typeof url.value === 'string') {
+    let unset = false;
+    const value = expandNode(url, scope, (s, p) => {
+      if (p.code === 'UNSET_ENV') unset = true;
+      else session.error(p.code, p.message, p.hint, session.templateSpan(file.source, s, p));
+    });
+    if (!unset && typeof value === 'string' && value !== '') out.url = value;
+  }
+  const token = entry(node, 'token')?.value;
+  if (token?.type === 'scalar' && typeof token.value === 'string' && token.value !== '') {
+    const m = TOKEN_FROM_ENV.exec(token.value);
+    out.token = m?.[1] ? { env: m[1] } : { redacted: true };
+  }
+  return out;
+}

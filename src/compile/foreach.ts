@@ -1,0 +1,118 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import { parseCsv } from './csv.js';
+import { glob } from './glob.js';
+
+export interface Study {
+  name: string;
+  fields: Record<string, unknown>;
+}
+
+export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json'] as const;
+export type ForeachSource = (typeof FOREACH_SOURCES)[number];
+
+export interface ForeachRaw {
+  list?: (string | Record<string, unknown>)[];
+  glob?: string;
+  csv?: string;
+  json?: string;
+  as?: string;
+}
+
+export interface ForeachContext {
+  /** The playbook's folder: relative sources and paths resolve against it. */
+  dir: string;
+  checkFiles: boolean;
+  error(code: DiagnosticCode, path: (string | number)[], message: string, hint?: string): void;
+}
+
+export interface Foreach {
+  as: string;
+  source: ForeachSource;
+  /** The glob or manifest file, absolute. */
+  from?: string;
+  /** Undefined when the source cannot be read now and files are not checked. */
+  studies: Study[] | undefined;
+}
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** The studies of a `foreach`, each with `name`, and `path` and `dir` when it has a path. */
+export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | undefined {
+  const given = FOREACH_SOURCES.filter((s) => raw[s] !== undefined);
+  const as = raw.as ?? 'study';
+  if (given.length !== 1) {
+    const message = given.length === 0 ? '`foreach` needs a source: list, glob, csv or json' : `\`foreach\` takes one source, not ${given.join(' and ')}`;
+    ctx.error(given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS', given.length === 0 ? [] : [given[1] ?? ''], message, 'keep one of list, glob, csv, json');
+    return undefined;
+  }
+  const source = given[0] as ForeachSource;
+  if (source === 'list') return { as, source, studies: fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx) };
+  const from = resolve(ctx.dir, String(raw[source]));
+  if (source === 'glob') {
+    const matches = glob(String(raw.glob), ctx.dir);
+    if (matches.length === 0) {
+      if (ctx.checkFiles) ctx.error('FOREACH_SOURCE', ['glob'], `the glob \`${raw.glob}\` matches nothing`, 'check the pattern; it is relative to the playbook\'s folder');
+      return { as, source, from, studies: undefined };
+    }
+    return { as, source, from, studies: fromRecords(matches, ctx.dir, ['glob'], ctx) };
+  }
+  if (!existsSync(from)) {
+    if (ctx.checkFiles) ctx.error('FILE_NOT_FOUND', [source], `the study manifest \`${raw[source]}\` does not exist`, 'check the path; it is relative to the playbook\'s folder');
+    return { as, source, from, studies: undefined };
+  }
+  const text = readFileSync(from, 'utf8');
+  let records: unknown;
+  if (source === 'csv') {
+    const csv = parseCsv(text);
+    records = csv.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, NUMBER.test(v.trim()) ? Number(v) : v])));
+  } else {
+    try {
+      records = JSON.parse(text);
+    } catch (err) {
+      ctx.error('FOREACH_SOURCE', [source], `the study manifest is not valid JSON: ${(err as Error).message}`, 'fix the JSON, or use a CSV manifest');
+      return undefined;
+    }
+  }
+  if (!Array.isArray(records) || !records.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
+    ctx.error('FOREACH_SOURCE', [source], 'the study manifest must be a list of studies (objects with fields)', 'a JSON manifest is an array of objects; a CSV manifest has a header line');
+    return undefined;
+  }
+  return { as, source, from, studies: fromRecords(records as Record<string, unknown>[], dirname(from), [source], ctx) };
+}
+
+function fromRecords(items: readonly (string | Record<string, unknown>)[], dir: string, at: (string | number)[], ctx: ForeachContext): Study[] | undefined {
+  const studies: Study[] = [];
+  const seen = new Map<string, number>();
+  for (const [i, item] of items.entries()) {
+    const fields: Record<string, unknown> = typeof item === 'string' ? { path: item } : { ...item };
+    if (typeof fields.path === 'string' && fields.path !== '') {
+      const path = resolve(dir, fields.path);
+      fields.path = path;
+      fields.dir ??= dirname(path);
+      fields.name ??= stem(path);
+    }
+    const name = fields.name;
+    if ((typeof name !== 'string' && typeof name !== 'number') || String(name) === '') {
+      ctx.error('FOREACH_SOURCE', at[0] === 'list' ? ['list', i] : at, `study ${i + 1} has neither a name nor a path`, 'give every study a `name` or a `path` field');
+      return undefined;
+    }
+    fields.name = String(name);
+    const earlier = seen.get(String(name));
+    if (earlier !== undefined) {
+      ctx.error('DUPLICATE_STUDY', at[0] === 'list' ? ['list', i] : at, `studies ${earlier + 1} and ${i + 1} are both named \`${name}\``, 'study names name the cases and their outputs, so they must differ');
+      return undefined;
+    }
+    seen.set(String(name), i);
+    studies.push({ name: String(name), fields });
+  }
+  return studies;
+}
+
+/** The file name without its extension; `.nii.gz` and the like count as one extension. */
+export function stem(path: string): string {
+  const base = basename(path.replace(/\/+$/, ''));
+  const m = /^(.+?)(\.[A-Za-z0-9]+)?(\.(gz|bz2|xz|zst))?$/.exec(base);
+  return m?.[1] ?? base;
+}

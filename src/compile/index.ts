@@ -1,0 +1,3 @@
+export { compilePlaybook, type CompileOptions, type CompileResult } from './compiler.js';
+export type { Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench, PlanStepKind } from './plan.js';
+export { PLAN_VERSION } from './plan.js';

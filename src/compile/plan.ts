@@ -1,0 +1,66 @@
+import type { StepArgs } from '../steps/registry.js';
+import type { StepKind } from '../steps/step-definition.js';
+import type { VarValue } from './interpolate.js';
+import type { ForeachSource } from './foreach.js';
+
+/**
+ * A compiled playbook: plain, JSON-serialisable data that says exactly what a run will do,
+ * in order, without anything known only at run time (node UIDs stay symbolic).
+ */
+export const PLAN_VERSION = 1;
+
+export interface PlanSpan {
+  /** The file as shown to the user (relative to the folder the compile ran from, when inside it). */
+  file: string;
+  line: number;
+  col: number;
+}
+
+/** Step kinds that remain in a plan: an include is replaced by the steps it includes. */
+export type PlanStepKind = Exclude<StepKind, 'include'>;
+
+export type PlanStep = {
+  [K in PlanStepKind]: {
+    /** 1-based position in the case. */
+    index: number;
+    kind: K;
+    description: string;
+    span: PlanSpan;
+    /** The include steps this step came through, outermost first. */
+    via?: PlanSpan[];
+    args: StepArgs<K>;
+  };
+}[PlanStepKind];
+
+export interface PlanCase {
+  /** Stable and unique within the plan: the study name, or `main` without foreach. */
+  id: string;
+  name: string;
+  /** The study's fields, for a foreach case. */
+  study?: Record<string, unknown>;
+  /** Data files the case reads (absolute), for resume hashes. */
+  inputs: string[];
+  /** Files the case writes (absolute). */
+  outputs: string[];
+  steps: PlanStep[];
+}
+
+export interface PlanWorkbench {
+  /** Absent: none given, or only through unset environment variables; the runner then decides. */
+  url?: string;
+  /** Never the token itself: the environment variable it comes from, or a marker that the playbook holds one. */
+  token?: { env: string } | { redacted: true };
+}
+
+export interface Plan {
+  version: typeof PLAN_VERSION;
+  playbook: { path: string; sha256: string };
+  /** Every playbook file compiled (the playbook, then its includes), for resume hashes. */
+  sources: { path: string; sha256: string }[];
+  name: string;
+  tags: string[];
+  workbench: PlanWorkbench;
+  vars: Record<string, VarValue>;
+  foreach?: { as: string; source: ForeachSource; from?: string; count: number };
+  cases: PlanCase[];
+}

@@ -1,0 +1,110 @@
+import { EXPECT_IMAGE_DEFAULTS } from '../steps/expect-image.js';
+import { registry } from '../steps/registry.js';
+import { SCHEMA_DEFS, object } from '../steps/schema-defs.js';
+import { STEP_KINDS, type JsonSchema, type StepKind } from '../steps/step-definition.js';
+
+export const SCHEMA_ID = 'https://wbplay.dev/schemas/playbook.schema.json';
+
+/** A variable name: also the first word of `${name}` and `${name.field}`. */
+export const VAR_NAME = '^[A-Za-z_][A-Za-z0-9_]*$';
+
+/** The playbook's top level. `steps` items are checked one by one after their kind is known. */
+export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
+  return object(
+    {
+      version: { description: 'Playbook format version.', const: 1 },
+      name: { description: 'Shown in plans and reports; default: the file name.', type: 'string', minLength: 1 },
+      description: { type: 'string' },
+      tags: { description: 'Select playbooks with `--tag`.', type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_.:-]+$' } },
+      workbench: object({
+        url: { description: 'Workbench base URL, e.g. ${env.WORKBENCH_URL}; none: the embedded reference workbench.', type: 'string' },
+        token: { description: 'API token; write ${env.NAME}, never the token itself.', type: 'string' },
+      }),
+      vars: {
+        description: 'Variables for ${name}; `--var name=value` overrides them.',
+        type: 'object',
+        propertyNames: { pattern: VAR_NAME },
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
+      },
+      defaults: object({ expect_image: EXPECT_IMAGE_DEFAULTS }, [], { description: 'Default values per step kind.' }),
+      foreach: object(
+        {
+          list: { description: 'Studies as paths or as maps of fields.', type: 'array', minItems: 1, items: { type: ['string', 'object'] } },
+          glob: { description: 'A glob relative to the playbook, e.g. data/study-*/ct.nrrd.', type: 'string', minLength: 1 },
+          csv: { description: 'A CSV manifest with a header line; a `path` column is resolved against the manifest.', type: 'string', minLength: 1 },
+          json: { description: 'A JSON array of study objects.', type: 'string', minLength: 1 },
+          as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },
+        },
+        [],
+        { description: 'One case per study.', minProperties: 1 },
+      ),
+      steps: { description: 'The steps, in order; each is a one-key map naming its kind.', type: 'array', items: stepItems },
+    },
+    ['version', 'steps'],
+  );
+}
+
+let topValidation: JsonSchema | undefined;
+
+/** The top level as validated (steps are validated one by one). */
+export function topValidationSchema(): JsonSchema {
+  topValidation ??= { $id: 'wbplay:top', $defs: SCHEMA_DEFS, ...topSchema() };
+  return topValidation;
+}
+
+const stepSchemas = new Map<StepKind, JsonSchema>();
+
+/** The schema a step's value is validated with: its fragment plus the shared definitions. */
+export function stepSchema(kind: StepKind): JsonSchema {
+  let s = stepSchemas.get(kind);
+  if (!s) {
+    s = { $id: `wbplay:step/${kind}`, $defs: SCHEMA_DEFS, ...registry[kind].schema };
+    stepSchemas.set(kind, s);
+  }
+  return s;
+}
+
+/**
+ * The published schema (for editors and `wbplay schema`): the top level with every step kind
+ * as an alternative, so an editor completes kinds and their fields.
+ */
+export function publishedSchema(layoutSchema: JsonSchema): JsonSchema {
+  const alternatives: JsonSchema[] = STEP_KINDS.map((kind) => {
+    const def = registry[kind];
+    let fragment: JsonSchema = { description: def.summary, ...def.schema };
+    if (kind === 'layout') fragment = withLayoutDocument(fragment);
+    return { type: 'object', additionalProperties: false, required: [kind], properties: { [kind]: fragment } };
+  });
+  const bare = STEP_KINDS.filter((k) => registry[k].bare === true);
+  const top = topSchema({ anyOf: [...alternatives, { description: 'A step without options.', enum: bare }] });
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    $id: SCHEMA_ID,
+    title: 'wbplay playbook',
+    ...top,
+    $defs: { ...SCHEMA_DEFS, ...layoutDefs(layoutSchema) },
+  };
+}
+
+/** The layout schema's definitions, renamed under `layout_` so one file holds everything. */
+function layoutDefs(layout: JsonSchema): Record<string, JsonSchema> {
+  const rename = (s: unknown): unknown => {
+    if (Array.isArray(s)) return s.map(rename);
+    if (s === null || typeof s !== 'object') return s;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(s)) {
+      if (k === '$schema' || k === '$id' || k === '$defs') continue;
+      out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/$defs/layout_') : rename(v);
+    }
+    return out;
+  };
+  const defs: Record<string, JsonSchema> = { layout_document: rename(layout) as JsonSchema };
+  for (const [name, def] of Object.entries((layout.$defs ?? {}) as Record<string, unknown>)) defs[`layout_${name}`] = rename(def) as JsonSchema;
+  return defs;
+}
+
+function withLayoutDocument(fragment: JsonSchema): JsonSchema {
+  const properties = { ...(fragment.properties as Record<string, JsonSchema>) };
+  properties.document = { description: properties.document?.description, $ref: '#/$defs/layout_document' };
+  return { ...fragment, properties };
+}

@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
+import type { Diagnostic, DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
+import { parseSource } from '../playbook/parse.js';
+import { translateErrors, type DefMessages } from '../playbook/schema-errors.js';
+import { readSource, type SourceFile } from '../playbook/source.js';
+import { locate, toPlain, type PathSegment, type YMap, type YNode, type YScalar, type YSeq } from '../playbook/tree.js';
+import { validators } from '../playbook/validators.generated.js';
+import { isAddressProblem, parseWindowAddress } from '../steps/window-address.js';
+import type { TemplateProblem } from './interpolate.js';
+import { topValidationSchema } from './schemas.js';
+
+export interface SessionOptions {
+  checkFiles: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Paths in messages are shown relative to this folder. */
+  displayRoot: string;
+}
+
+/** One playbook file, parsed and checked at the top level once, however often it is included. */
+export interface LoadedFile {
+  source: SourceFile;
+  dir: string;
+  sha256: string;
+  root?: YMap;
+  /** The top level's plain value, when it is a map. */
+  top: Record<string, unknown>;
+  steps?: YSeq;
+}
+
+/** Shared-definition errors said once for the whole value. */
+export const DEF_MESSAGES: DefMessages = {
+  color: (_v, name) => ({ code: 'BAD_COLOR', message: `${name} must be three numbers r, g, b from 0 to 1`, hint: 'e.g. [1.0, 0.3, 0.2]' }),
+  vec3: (_v, name) => ({ code: 'BAD_VECTOR', message: `${name} must be three numbers [x, y, z]`, hint: 'e.g. [12.5, -4, 30], in world millimetres' }),
+  window: (v, name) => {
+    if (typeof v !== 'string') return undefined;
+    const parsed = parseWindowAddress(v);
+    return isAddressProblem(parsed) ? { code: 'WINDOW_ADDRESS', message: parsed.message, hint: parsed.hint } : { code: 'WINDOW_ADDRESS', message: `${name} \`${v}\` is not a window address` };
+  },
+  alias: (v, name) => (typeof v === 'string' ? { code: 'BAD_VALUE', message: `${name} \`${v}\` is not a valid alias`, hint: 'an alias is a letter or `_` followed by letters, digits, `_`, `.` or `-`' } : undefined),
+};
+
+/** The state of one compile: options, files read, and every problem found so far. */
+export class Session {
+  readonly diagnostics: Diagnostic[] = [];
+  private readonly files = new Map<string, LoadedFile | undefined>();
+
+  constructor(readonly options: SessionOptions) {}
+
+  report(d: Diagnostic): void {
+    this.diagnostics.push(d);
+  }
+
+  /** The text of every file read, by shown path, for the renderer. */
+  sources(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const f of this.files.values()) if (f) out.set(f.source.display, f.source.text);
+    return out;
+  }
+
+  loaded(): LoadedFile[] {
+    return [...this.files.values()].filter((f): f is LoadedFile => f !== undefined);
+  }
+
+  /** Reads, parses and checks the top level of a playbook file; undefined when it cannot be read. */
+  load(path: string): LoadedFile | undefined {
+    if (this.files.has(path)) return this.files.get(path);
+    let source: SourceFile;
+    try {
+      source = readSource(path, this.options.displayRoot);
+    } catch {
+      this.files.set(path, undefined);
+      return undefined;
+    }
+    const parsed = parseSource(source);
+    for (const d of parsed.diagnostics) this.report(d);
+    const file: LoadedFile = { source, dir: dirname(source.path), sha256: createHash('sha256').update(source.text).digest('hex'), top: {} };
+    this.files.set(path, file);
+    if (parsed.diagnostics.length > 0) return file;
+    const root = parsed.root;
+    if (!root || root.type !== 'map') {
+      this.report({
+        code: 'NOT_A_MAP',
+        message: 'a playbook is a map with `version: 1` and `steps:`',
+        hint: 'start the file with `version: 1` and list the steps under `steps:`',
+        span: source.span(root?.start ?? 0, root?.end ?? 1),
+      });
+      return file;
+    }
+    file.root = root;
+    // The top level without the steps' contents: each step is validated on its own later.
+    const top: Record<string, unknown> = {};
+    for (const e of root.entries) top[e.key] = e.key === 'steps' && e.value.type === 'seq' ? e.value.items.map(() => ({})) : toPlain(e.value);
+    file.top = top;
+    const validate = validators.top;
+    if (!validate(top)) {
+      for (const p of translateErrors(validate.errors ?? [], topValidationSchema(), top, DEF_MESSAGES)) {
+        this.report({ code: p.code, message: p.message, ...(p.hint ? { hint: p.hint } : {}), span: this.spanAt(source, root, p.path, p.onKey) });
+      }
+    }
+    const steps = root.entries.find((e) => e.key === 'steps')?.value;
+    if (steps?.type === 'seq') file.steps = steps;
+    return file;
+  }
+
+  /** Where a value (or its key) is; a missing value is shown at the nearest thing that exists. */
+  spanAt(source: SourceFile, root: YNode, path: readonly PathSegment[], onKey: boolean): Span {
+    const found = locate(root, path);
+    if (onKey && found.key && found.complete) return source.span(found.key.start, found.key.end);
+    const n = found.node;
+    // A whole map or list is shown by its first line, not all of it.
+    if (n.type !== 'scalar') {
+      const first = source.text.indexOf('\n', n.start);
+      return source.span(n.start, first < 0 || first > n.end ? n.end : first);
+    }
+    return source.span(n.start, n.end);
+  }
+
+  /** A template problem at its characters when the scalar's text is verbatim, else the scalar. */
+  templateSpan(source: SourceFile, node: YScalar, p: TemplateProblem): Span {
+    if (node.verbatim) return source.span(node.textStart + p.offset, node.textStart + p.offset + p.length);
+    return source.span(node.start, node.end);
+  }
+
+  error(code: DiagnosticCode, message: string, hint: string | undefined, span: Span | undefined): void {
+    this.report({ code, message, ...(hint ? { hint } : {}), ...(span ? { span } : {}) });
+  }
+}

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
+import { closest, suggestion } from '../diagnostics/did-you-mean.js';
+import { displayPath } from '../playbook/source.js';
+import type { YNode } from '../playbook/tree.js';
+import type { NodeRef, StepCompileContext, ValuePath } from '../steps/step-definition.js';
+import { isAddressProblem, parseWindowAddress, type WindowAddress, type WindowTarget } from '../steps/window-address.js';
+import type { LoadedFile, Session } from './session.js';
+
+/** What the steps of one case have established so far, as later steps see it. */
+export interface CaseState {
+  aliases: Set<string>;
+  names: Set<string>;
+  /** Cells of the last layout step; undefined when no layout step ran or its document is unknown. */
+  layoutCells: readonly string[] | undefined;
+  inputs: Set<string>;
+  /** Output file -> where it is written, to catch two writers. */
+  outputs: Map<string, Span>;
+}
+
+const TARGET_WORDS: Record<WindowTarget, string> = { app: 'the application window (`app`)', editor: 'an editor (`stdmulti`, `mxn`)', window: 'a render window (`stdmulti/axial`, `mxn/<cell>`…)' };
+
+/** The compile context of one step of one case. */
+export class StepContext implements StepCompileContext {
+  failed = false;
+
+  constructor(
+    private readonly session: Session,
+    private readonly file: LoadedFile,
+    /** The step's value, or undefined for a bare step. */
+    private readonly value: YNode | undefined,
+    /** The step's kind key: where problems of the step as a whole are shown. */
+    private readonly kindSpan: Span,
+    readonly defaults: Readonly<Record<string, unknown>>,
+    private readonly state: CaseState,
+  ) {}
+
+  get checkFiles(): boolean {
+    return this.session.options.checkFiles;
+  }
+
+  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void {
+    this.failed = true;
+    this.session.error(code, message, hint, this.span(path, false));
+  }
+
+  keyError(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void {
+    this.failed = true;
+    this.session.error(code, message, hint, this.span(path, true));
+  }
+
+  span(path: ValuePath, onKey: boolean): Span {
+    if (!this.value || (path.length === 0 && this.value.type === 'scalar' && this.value.value === null)) return this.kindSpan;
+    return this.session.spanAt(this.file.source, this.value, path, onKey);
+  }
+
+  resolvePath(value: string): string {
+    return resolve(this.file.dir, value);
+  }
+
+  inputFile(value: string, path: ValuePath): string {
+    const abs = this.resolvePath(value);
+    this.state.inputs.add(abs);
+    if (this.checkFiles && !existsSync(abs)) {
+      this.error('FILE_NOT_FOUND', path, `file not found: \`${value}\``, `looked for ${displayPath(abs, this.session.options.displayRoot)}; relative paths start at the playbook's folder`);
+    }
+    return abs;
+  }
+
+  outputFile(value: string, path: ValuePath): string {
+    const abs = this.resolvePath(value);
+    const earlier = this.state.outputs.get(abs);
+    if (earlier) {
+      this.error('OUTPUT_COLLISION', path, `\`${value}\` is already written by the step at line ${earlier.line}`, 'give every output its own file name');
+    } else {
+      this.state.outputs.set(abs, this.span(path, false));
+    }
+    return abs;
+  }
+
+  window(value: string, path: ValuePath, accept: readonly WindowTarget[]): WindowAddress | undefined {
+    const parsed = parseWindowAddress(value);
+    if (isAddressProblem(parsed)) {
+      this.error('WINDOW_ADDRESS', path, parsed.message, parsed.hint);
+      return undefined;
+    }
+    if (!accept.includes(parsed.target)) {
+      this.error('WRONG_TARGET', path, `\`${value}\` is ${TARGET_WORDS[parsed.target]}, but this step needs ${accept.map((t) => TARGET_WORDS[t]).join(' or ')}`, parsed.target === 'editor' ? `name one of its windows, e.g. \`${parsed.editor === 'stdmulti' ? 'stdmulti/axial' : 'mxn/mxn__widget0'}\`` : undefined);
+      return undefined;
+    }
+    const cells = this.state.layoutCells;
+    if (parsed.target === 'window' && parsed.editor === 'mxn' && cells && !cells.includes(parsed.window)) {
+      this.error('UNKNOWN_CELL', path, `the current MxN layout has no cell \`${parsed.window}\``, suggestion(parsed.window, cells, `its cells are ${cells.join(', ')}`));
+      return undefined;
+    }
+    return parsed;
+  }
+
+  node(value: string, path: ValuePath): NodeRef | undefined {
+    for (const prefix of ['uid', 'name'] as const) {
+      if (value.startsWith(`${prefix}:`)) {
+        const rest = value.slice(prefix.length + 1);
+        if (rest === '') {
+          this.error('UNKNOWN_NODE', path, `\`${value}\` names no node`, `write ${prefix}:<${prefix === 'uid' ? 'UID' : 'node name'}>`);
+          return undefined;
+        }
+        return prefix === 'uid' ? { uid: rest } : { name: rest };
+      }
+    }
+    if (this.state.aliases.has(value) || this.state.names.has(value)) return { ref: value };
+    const known = [...this.state.aliases, ...this.state.names];
+    const near = closest(value, known);
+    this.error(
+      'UNKNOWN_NODE',
+      path,
+      `no earlier step defines the node \`${value}\``,
+      near !== undefined ? `did you mean \`${near}\`?` : `give it an alias with \`load: { file: …, as: ${value} }\` before this step, or write uid:<UID> or name:<name> for a node already in the workbench`,
+    );
+    return undefined;
+  }
+
+  defineNode(alias: string | undefined, name: string | undefined): void {
+    if (alias !== undefined) this.state.aliases.add(alias);
+    if (name !== undefined) this.state.names.add(name);
+  }
+
+  setLayoutCells(cells: readonly string[] | undefined): void {
+    this.state.layoutCells = cells;
+  }
+}

@@ -1,0 +1,82 @@
+import { suggestion } from '../diagnostics/did-you-mean.js';
+import { showNode } from './describe.js';
+import { object } from './schema-defs.js';
+import { placeholder } from './slice.js';
+import type { NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
+import type { WindowAddress } from './window-address.js';
+
+type Win = Extract<WindowAddress, { target: 'window' }>;
+
+export type StateTarget =
+  | { kind: 'position' }
+  | { kind: 'time' }
+  | { kind: 'camera'; window: Win }
+  | { kind: 'slice'; window: Win }
+  | { kind: 'window'; window: Win }
+  | { kind: 'node'; node: NodeRef };
+
+export interface ExpectStateArgs {
+  of: StateTarget;
+  /** A partial object: only the fields given are compared. */
+  equals: Record<string, unknown>;
+  /** Largest difference allowed between numbers. */
+  tolerance: number;
+}
+
+/** Floating-point noise of a round trip through the workbench passes; real differences do not. */
+export const DEFAULT_STATE_TOLERANCE = 1e-6;
+
+/** The fields each state has, as the service interface names them. */
+const FIELDS: Record<StateTarget['kind'], readonly string[]> = {
+  position: ['position', 'bounds'],
+  time: ['timepoint_ms', 'timestep', 'bounds'],
+  camera: ['position', 'focal_point', 'view_up', 'parallel_scale', 'perspective_angle'],
+  slice: ['step', 'position', 'bounds'],
+  window: ['id', 'kind', 'view_direction', 'has_camera', 'has_selected_slice', 'display_name', 'links', 'has_selected_position'],
+  node: ['name', 'visible', 'opacity', 'color', 'parent', 'data_type'],
+};
+
+export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
+  kind: 'expect_state',
+  summary: 'Check workbench state: position, time, <window>/camera, <window>/slice, <window> or node:<ref>.',
+  schema: object(
+    {
+      of: { description: '`position`, `time`, `<window>/camera`, `<window>/slice`, `<window>` or `node:<ref>`.', type: 'string', minLength: 1 },
+      equals: { description: 'The expected fields; fields left out are not compared.', type: 'object', minProperties: 1 },
+      tolerance: { description: 'Largest difference allowed between numbers (default 1e-6).', type: 'number', minimum: 0 },
+    },
+    ['of', 'equals'],
+  ),
+  compile(raw, ctx) {
+    const r = raw as { of: string; equals: Record<string, unknown>; tolerance?: number };
+    const of = target(r.of, ctx);
+    const allowed = FIELDS[of.kind];
+    for (const key of Object.keys(r.equals)) {
+      if (!allowed.includes(key)) {
+        ctx.keyError('UNKNOWN_FIELD', ['equals', key], `\`${of.kind}\` state has no field \`${key}\``, suggestion(key, allowed, `its fields are ${allowed.join(', ')}`));
+      }
+    }
+    return { of, equals: r.equals, tolerance: r.tolerance ?? DEFAULT_STATE_TOLERANCE };
+  },
+  describe(a) {
+    const what = a.of.kind === 'node' ? `node ${showNode(a.of.node)}` : 'window' in a.of ? `${a.of.window.address}${a.of.kind === 'window' ? '' : `/${a.of.kind}`}` : a.of.kind;
+    return `check ${what}: ${Object.keys(a.equals).join(', ')}`;
+  },
+};
+
+function target(of: string, ctx: StepCompileContext): StateTarget {
+  if (of === 'position' || of === 'time') return { kind: of };
+  if (of.startsWith('node:')) {
+    const ref = of.slice('node:'.length);
+    return { kind: 'node', node: ctx.node(ref, ['of']) ?? { ref } };
+  }
+  const sub = /^(.*)\/(camera|slice)$/.exec(of);
+  const address = sub?.[1] ?? of;
+  const window = ctx.window(address, ['of'], ['window']);
+  const win: Win = window?.target === 'window' ? window : placeholder(address);
+  if (sub?.[2] === 'slice') {
+    if (win.kind === '3d') ctx.error('SLICE_3D', ['of'], `\`${win.address}\` is a 3D window and has no slices`, 'check the slice of a 2D window');
+    return { kind: 'slice', window: win };
+  }
+  return sub?.[2] === 'camera' ? { kind: 'camera', window: win } : { kind: 'window', window: win };
+}

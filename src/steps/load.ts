@@ -1,0 +1,70 @@
+import { showFields, showFile, showNode } from './describe.js';
+import { object, ref } from './schema-defs.js';
+import type { NodeRef, StepDefinition } from './step-definition.js';
+
+export const TRANSFER_MODES = ['auto', 'direct', 'file-reference'] as const;
+
+export interface LoadArgs {
+  file: string;
+  as?: string;
+  name?: string;
+  parent?: NodeRef;
+  /** `auto` lets the runner choose: file reference when the workbench shares this machine, else bytes. */
+  transfer: (typeof TRANSFER_MODES)[number];
+  format?: string;
+  visible?: boolean;
+  opacity?: number;
+  color?: [number, number, number];
+}
+
+interface LoadRaw {
+  file: string;
+  as?: string;
+  name?: string;
+  parent?: string;
+  transfer?: LoadArgs['transfer'];
+  format?: string;
+  visible?: boolean;
+  opacity?: number;
+  color?: [number, number, number];
+}
+
+export const load: StepDefinition<'load', LoadArgs> = {
+  kind: 'load',
+  summary: 'Load a data file into the workbench as a new node, optionally under a parent and with display properties.',
+  schema: object(
+    {
+      file: ref('file'),
+      as: ref('alias'),
+      name: { description: 'Node name shown in the workbench.', type: 'string', minLength: 1 },
+      parent: ref('node'),
+      transfer: { description: 'How the data reaches the workbench.', enum: [...TRANSFER_MODES] },
+      format: { description: 'Data format hint, when the file extension does not say it.', type: 'string', minLength: 1 },
+      visible: { type: 'boolean' },
+      opacity: ref('opacity'),
+      color: ref('color'),
+    },
+    ['file'],
+  ),
+  compile(raw, ctx) {
+    const r = raw as LoadRaw;
+    const parent = r.parent !== undefined ? ctx.node(r.parent, ['parent']) : undefined;
+    const args: LoadArgs = {
+      file: ctx.inputFile(r.file, ['file']),
+      ...(r.as !== undefined ? { as: r.as } : {}),
+      ...(r.name !== undefined ? { name: r.name } : {}),
+      ...(parent ? { parent } : {}),
+      transfer: r.transfer ?? 'auto',
+      ...(r.format !== undefined ? { format: r.format } : {}),
+      ...(r.visible !== undefined ? { visible: r.visible } : {}),
+      ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
+      ...(r.color !== undefined ? { color: r.color } : {}),
+    };
+    ctx.defineNode(r.as, r.name);
+    return args;
+  },
+  describe(a) {
+    const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color });
+    return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
+  },
+};

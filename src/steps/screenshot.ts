@@ -1,0 +1,56 @@
+import { extname } from 'node:path';
+import { showFile } from './describe.js';
+import { object, ref } from './schema-defs.js';
+import type { StepCompileContext, StepDefinition } from './step-definition.js';
+import type { WindowAddress } from './window-address.js';
+
+export const IMAGE_FORMATS = ['png', 'jpeg'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
+export interface ScreenshotArgs {
+  of: WindowAddress;
+  save: string;
+  format: ImageFormat;
+  width?: number;
+  height?: number;
+}
+
+export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
+  kind: 'screenshot',
+  summary: 'Capture a window, an editor or the application to an image file.',
+  schema: object(
+    {
+      of: ref('window'),
+      save: { description: 'Output path; use variables such as ${out} and ${study.name} so files never collide.', type: 'string', minLength: 1 },
+      format: { description: 'Default: from the file extension (.jpg/.jpeg: jpeg), else png.', enum: [...IMAGE_FORMATS] },
+      width: ref('size'),
+      height: ref('size'),
+    },
+    ['of', 'save'],
+  ),
+  compile(raw, ctx) {
+    const r = raw as { of: string; save: string; format?: ImageFormat; width?: number; height?: number };
+    const of = ctx.window(r.of, ['of'], ['app', 'editor', 'window']) ?? { target: 'app', address: 'app' };
+    const fromName = /^\.jpe?g$/i.test(extname(r.save)) ? 'jpeg' : 'png';
+    if (r.format !== undefined && extname(r.save) !== '' && r.format !== fromName) {
+      ctx.error('FORMAT_MISMATCH', ['format'], `format \`${r.format}\` does not match the file name \`${showFile(r.save)}\``, `name the file with .${r.format === 'jpeg' ? 'jpg' : 'png'} or drop \`format\``);
+    }
+    checkSize(r, ctx);
+    return {
+      of,
+      save: ctx.outputFile(r.save, ['save']),
+      format: r.format ?? fromName,
+      ...(r.width !== undefined ? { width: r.width } : {}),
+      ...(r.height !== undefined ? { height: r.height } : {}),
+    };
+  },
+  describe(a) {
+    return `capture ${a.of.address}${a.width !== undefined ? ` at ${a.width}x${a.height}` : ''} to ${showFile(a.save)}`;
+  },
+};
+
+/** The workbench takes a capture size as a pair or not at all. */
+export function checkSize(r: { width?: number; height?: number }, ctx: StepCompileContext): void {
+  if (r.width !== undefined && r.height === undefined) ctx.keyError('WIDTH_HEIGHT', ['width'], '`width` is given without `height`', 'give both width and height, or neither (the window\'s own size)');
+  if (r.height !== undefined && r.width === undefined) ctx.keyError('WIDTH_HEIGHT', ['height'], '`height` is given without `width`', 'give both width and height, or neither (the window\'s own size)');
+}

@@ -1,0 +1,60 @@
+import { showFields, showNode } from './describe.js';
+import { object, ref } from './schema-defs.js';
+import type { NodeRef, StepDefinition } from './step-definition.js';
+
+export interface SetArgs {
+  node: NodeRef;
+  name?: string;
+  visible?: boolean;
+  opacity?: number;
+  color?: [number, number, number];
+  /** `null` moves the node to the top level. */
+  parent?: NodeRef | null;
+}
+
+interface SetRaw {
+  node: string;
+  name?: string;
+  visible?: boolean;
+  opacity?: number;
+  color?: [number, number, number];
+  parent?: string | null;
+}
+
+export const set: StepDefinition<'set', SetArgs> = {
+  kind: 'set',
+  summary: 'Change display properties of a node: name, visible, opacity, color, parent.',
+  schema: object(
+    {
+      node: ref('node'),
+      name: { type: 'string', minLength: 1 },
+      visible: { type: 'boolean' },
+      opacity: ref('opacity'),
+      color: ref('color'),
+      parent: { description: 'New parent node, or null for the top level.', anyOf: [ref('node'), { type: 'null' }] },
+    },
+    ['node'],
+  ),
+  compile(raw, ctx) {
+    const r = raw as SetRaw;
+    const node = ctx.node(r.node, ['node']);
+    if (Object.keys(r).length === 1) {
+      ctx.keyError('NOTHING_TO_DO', ['node'], '`set` changes nothing', 'add at least one of name, visible, opacity, color, parent');
+    }
+    let parent: NodeRef | null | undefined;
+    if (r.parent === null) parent = null;
+    else if (r.parent !== undefined) parent = ctx.node(r.parent, ['parent']);
+    if (r.name !== undefined) ctx.defineNode(undefined, r.name);
+    return {
+      node: node ?? { ref: r.node },
+      ...(r.name !== undefined ? { name: r.name } : {}),
+      ...(r.visible !== undefined ? { visible: r.visible } : {}),
+      ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
+      ...(r.color !== undefined ? { color: r.color } : {}),
+      ...(parent !== undefined ? { parent } : {}),
+    };
+  },
+  describe(a) {
+    return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent: a.parent })}`;
+  },
+};

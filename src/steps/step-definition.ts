@@ -1,0 +1,89 @@
+import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { WindowAddress, WindowTarget } from './window-address.js';
+
+/** Every step kind, in the order the documentation and the schema list them. */
+export const STEP_KINDS = [
+  'load',
+  'set',
+  'hide_all',
+  'remove',
+  'reinit',
+  'update',
+  'position',
+  'time',
+  'slice',
+  'camera',
+  'layout',
+  'window_node',
+  'screenshot',
+  'expect_image',
+  'expect_state',
+  'wait',
+  'include',
+] as const;
+
+export type StepKind = (typeof STEP_KINDS)[number];
+
+/** A JSON Schema (2020-12) object. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** Where inside the step's value: `['color', 1]` is the second number of `color`. */
+export type ValuePath = readonly (string | number)[];
+
+/**
+ * A node as the plan keeps it. UIDs exist only once the workbench created the node, so an
+ * alias stays symbolic and the runner resolves it just before the step runs.
+ */
+export type NodeRef =
+  | { ref: string }
+  /** `uid:<UID>` in a playbook: a node that exists in the workbench already. */
+  | { uid: string }
+  /** `name:<name>` in a playbook: a node the workbench holds under that name. */
+  | { name: string };
+
+/** What a step module sees while it compiles one step of one case. */
+export interface StepCompileContext {
+  /** The playbook's `defaults` for this step kind (already interpolated). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Whether referenced input files must exist now (`--check-files`). */
+  readonly checkFiles: boolean;
+  /** Reports a problem with the value at `path`. */
+  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void;
+  /** Reports a problem with the key that names the value at `path` (e.g. a field not allowed here). */
+  keyError(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void;
+  /** An input file: absolute, resolved against the playbook's folder; must exist with `--check-files`. */
+  inputFile(value: string, path: ValuePath): string;
+  /** A path resolved against the playbook's folder, with no check (e.g. a golden written on first run). */
+  resolvePath(value: string): string;
+  /** An output file: absolute; recorded so two writers of one file are caught. */
+  outputFile(value: string, path: ValuePath): string;
+  /** A window address checked against the targets this step accepts. */
+  window(value: string, path: ValuePath, accept: readonly WindowTarget[]): WindowAddress | undefined;
+  /** A node reference, which must name a node an earlier step defined (or be `uid:`/`name:`). */
+  node(value: string, path: ValuePath): NodeRef | undefined;
+  /** Makes an alias and/or a node name known to later steps. */
+  defineNode(alias: string | undefined, name: string | undefined): void;
+  /** The MxN cells of the last layout step, when it is known at compile time. */
+  setLayoutCells(cells: readonly string[] | undefined): void;
+}
+
+/**
+ * One step kind. The runner adds how the step runs; everything here is what needs no
+ * workbench: the schema of its value, how it compiles into the plan and how it reads there.
+ */
+export interface StepDefinition<K extends StepKind, Args> {
+  kind: K;
+  /** One line for `wbplay schema` descriptions and editor tooltips. */
+  summary: string;
+  /** JSON Schema of the step's value; may use `#/$defs/...` of `schema-defs.ts`. */
+  schema: JsonSchema;
+  /** Whether the step may be written as a bare word (`- hide_all`). */
+  bare?: boolean;
+  /**
+   * Turns the step's value (interpolated, schema-valid) into its plan arguments. Problems are
+   * reported through `ctx`; a step that reported any is left out of the plan.
+   */
+  compile(raw: unknown, ctx: StepCompileContext): Args;
+  /** A short human description for the plan and the reports. */
+  describe(args: Args): string;
+}

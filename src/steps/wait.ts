@@ -1,0 +1,18 @@
+import { object } from './schema-defs.js';
+import type { StepDefinition } from './step-definition.js';
+
+export interface WaitArgs {
+  ms: number;
+}
+
+export const wait: StepDefinition<'wait', WaitArgs> = {
+  kind: 'wait',
+  summary: 'Pause for a number of milliseconds.',
+  schema: object({ ms: { type: 'number', minimum: 0, maximum: 600000 } }, ['ms']),
+  compile(raw) {
+    return { ms: (raw as WaitArgs).ms };
+  },
+  describe(a) {
+    return `wait ${a.ms} ms`;
+  },
+};
