@@ -1,4 +1,7 @@
 import type { Command } from 'commander';
+import { registerPlan } from './plan.js';
+import { registerSchema } from './schema.js';
+import { registerValidate } from './validate.js';
 
 /**
  * A command module adds its subcommand to the program and reports its exit code through
@@ -6,4 +9,8 @@ import type { Command } from 'commander';
  */
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [
+  registerValidate,
+  registerPlan,
+  registerSchema,
+];

@@ -1,3 +1,5 @@
 export { compilePlaybook, type CompileOptions, type CompileResult } from './compiler.js';
 export type { Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench, PlanStepKind } from './plan.js';
 export { PLAN_VERSION } from './plan.js';
+export { formatPlan } from './plan-text.js';
+export { parseVarAssignments } from './var-args.js';

@@ -1,0 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import type { RegisterCommand } from './commands.js';
+
+export const registerSchema: RegisterCommand = (program, setExitCode) => {
+  program
+    .command('schema')
+    .description('print the playbook JSON Schema (2020-12), for editors and other tools')
+    .action(async () => {
+      // The published file is generated from the step registry and checked against it by a test.
+      const text = await readFile(new URL('../../schemas/playbook.schema.json', import.meta.url), 'utf8');
+      process.stdout.write(text);
+      setExitCode(0);
+    });
+};
