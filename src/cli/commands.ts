@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { registerDemoData } from './demo-data.js';
 import { registerPlan } from './plan.js';
 import { registerSchema } from './schema.js';
 import { registerValidate } from './validate.js';
@@ -10,6 +11,7 @@ import { registerValidate } from './validate.js';
 export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
 
 export const commands: RegisterCommand[] = [
+  registerDemoData,
   registerValidate,
   registerPlan,
   registerSchema,

@@ -65,7 +65,7 @@ function writeText(out: Uint8Array, at: number, length: number, text: string): v
 function rasGeometry(volume: Volume): { axes: Vec3[]; origin: Vec3; qfac: number; quaternion: Vec3 } {
   const d = volume.direction;
   const units = [0, 1, 2].map((j) => rasToLps([d[j]!, d[3 + j]!, d[6 + j]!]));
-  const axes = units.map((u, j) => u.map((c) => c * volume.spacing[j]!) as Vec3);
+  const axes = units.map((u, j) => u.map((c) => c * volume.spacing[j]! + 0) as Vec3);
   const r: Mat3 = [units[0]![0], units[1]![0], units[2]![0], units[0]![1], units[1]![1], units[2]![1], units[0]![2], units[1]![2], units[2]![2]];
   const det = r[0] * (r[4] * r[8] - r[5] * r[7]) - r[1] * (r[3] * r[8] - r[5] * r[6]) + r[2] * (r[3] * r[7] - r[4] * r[6]);
   // The quaternion holds a proper rotation; a mirrored grid flips its third axis through qfac.
@@ -75,7 +75,7 @@ function rasGeometry(volume: Volume): { axes: Vec3[]; origin: Vec3; qfac: number
     r[5] = -r[5];
     r[8] = -r[8];
   }
-  return { axes, origin: rasToLps(volume.origin), qfac, quaternion: rotationToQuaternion(r) };
+  return { axes, origin: rasToLps(volume.origin).map((c) => c + 0) as Vec3, qfac, quaternion: rotationToQuaternion(r) };
 }
 
 /** (b, c, d) of the unit quaternion with a ≥ 0 of a proper rotation matrix (row-major). */

@@ -58,11 +58,12 @@ export function readNifti(bytes: Uint8Array): Volume {
   } catch (err) {
     unreadable(`${WHERE}: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const magic = hdr.magic.replace(/\0.*$/s, '');
+  // Only the first three characters count: NIfTI-2 follows them with \0\r\n\x1a\n.
+  const magic = hdr.magic.slice(0, 3);
   if (magic === `ni${version}`) {
     unreadable(`${WHERE}: this is the header of a .hdr/.img pair whose data is in a separate file; convert it to a single .nii file`);
   }
-  if (magic !== `n+${version}`) unreadable(`${WHERE}: magic is '${magic.slice(0, 8)}', expected 'n+${version}'`);
+  if (magic !== `n+${version}`) unreadable(`${WHERE}: magic is '${magic.replace(/[^\x20-\x7e]/g, '?')}', expected 'n+${version}'`);
 
   const ndim = hdr.dims[0] ?? 0;
   if (ndim < 1 || ndim > 7) unreadable(`${WHERE}: dim[0] is ${ndim}, expected 1 to 7`);

@@ -14,16 +14,21 @@ export type ImageFormat = 'nrrd' | 'nhdr' | 'nii' | 'nii.gz' | 'gz' | 'mha' | 'm
 const FORMATS: readonly ImageFormat[] = ['nrrd', 'nhdr', 'nii', 'nii.gz', 'gz', 'mha', 'mhd'];
 const KNOWN = '.nrrd, .nhdr, .nii, .nii.gz, .mha or .mhd';
 
-/** Format of a file name or of an upload's declared extension (`nii.gz`, `.NRRD`), or an `UNSUPPORTED_FORMAT` error. */
-export function imageFormat(nameOrExtension: string): ImageFormat {
-  const lower = nameOrExtension.trim().toLowerCase();
-  const bare = lower.startsWith('.') ? lower.slice(1) : lower;
-  if ((FORMATS as readonly string[]).includes(bare)) return bare as ImageFormat;
+/** Format of a file name (`ct.NRRD`, `brain.nii.gz`), or an `UNSUPPORTED_FORMAT` error. */
+export function imageFormat(fileName: string): ImageFormat {
+  const lower = fileName.trim().toLowerCase();
   if (lower.endsWith('.nii.gz')) return 'nii.gz';
   const dot = lower.lastIndexOf('.');
-  const ext = dot >= 0 ? lower.slice(dot + 1) : '';
-  if ((FORMATS as readonly string[]).includes(ext)) return ext as ImageFormat;
-  const shown = ext === '' ? `'${nameOrExtension.slice(0, 60)}' has no file extension` : `'.${ext.slice(0, 20)}' is not an image format read here`;
+  if (dot < 0) throw new ImageReadError('UNSUPPORTED_FORMAT', `'${fileName.slice(0, 60)}' has no file extension; use ${KNOWN}`);
+  return extensionFormat(lower.slice(dot + 1));
+}
+
+/** Format of an upload's declared extension (`nii.gz`, `.NRRD`), or an `UNSUPPORTED_FORMAT` error. */
+export function extensionFormat(extension: string): ImageFormat {
+  const lower = extension.trim().toLowerCase();
+  const bare = lower.startsWith('.') ? lower.slice(1) : lower;
+  if ((FORMATS as readonly string[]).includes(bare)) return bare as ImageFormat;
+  const shown = bare === '' ? 'no format was given' : `'.${bare.slice(0, 20)}' is not an image format read here`;
   throw new ImageReadError('UNSUPPORTED_FORMAT', `${shown}; use ${KNOWN}`);
 }
 
@@ -58,7 +63,7 @@ export async function readImageFile(path: string): Promise<Volume> {
  * A detached header alone cannot be read: its data file was not uploaded.
  */
 export function readImageBytes(bytes: Uint8Array, format: string): Volume {
-  const kind = imageFormat(format);
+  const kind = extensionFormat(format);
   return guardSync(() => {
     if (kind === 'nrrd' || kind === 'nhdr') {
       const layout = readNrrdLayout(bytes);
