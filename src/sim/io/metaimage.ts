@@ -42,11 +42,6 @@ export interface MetaLayout {
   headerSize: number;
 }
 
-export function isMetaImageHeader(bytes: Uint8Array): boolean {
-  const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
-  return /^[A-Za-z]+\s*=/.test(start);
-}
-
 export function readMetaLayout(bytes: Uint8Array): MetaLayout {
   const decoder = new TextDecoder('utf-8');
   const fields = new Map<string, string>();

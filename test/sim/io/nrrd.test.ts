@@ -87,6 +87,9 @@ test('2D NRRD gets a third axis of one voxel along the normal', () => {
   );
   const v = readImageBytes(bytes, 'nrrd');
   assertGeometry(v, { dims: [3, 2, 1], spacing: [2, 3, 1], origin: [1, 2, 3], direction: [0, 0, 1, 1, 0, 0, 0, 1, 0] });
+  // ITK writes a 2D image in a 2D space, and some writers put spaces inside the vectors.
+  const itk = nrrd(['type: uint8', 'dimension: 2', 'space dimension: 2', 'sizes: 3 2', 'space directions: (0.5, 0) (0, 0.25)', 'space origin: (4, 5)', 'encoding: raw'], new Uint8Array(6));
+  assertGeometry(readImageBytes(itk, 'nrrd'), { dims: [3, 2, 1], spacing: [0.5, 0.25, 1], origin: [4, 5, 0], direction: [1, 0, 0, 0, 1, 0, 0, 0, 1] });
 });
 
 test('RAS NRRD is read as LPS: x and y of directions and origin change sign', () => {
