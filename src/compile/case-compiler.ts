@@ -6,7 +6,7 @@ import { validators } from '../playbook/validators.generated.js';
 import type { IncludeArgs } from '../steps/include.js';
 import { isStepKind, registry } from '../steps/registry.js';
 import { STEP_KINDS, type StepDefinition, type StepKind } from '../steps/step-definition.js';
-import { expandNode, type Scope, type VarValue } from './interpolate.js';
+import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
 import type { PlanSpan, PlanStep } from './plan.js';
 import { stepSchema } from './schemas.js';
 import { DEF_MESSAGES, type LoadedFile, type Session } from './session.js';
@@ -63,18 +63,23 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
   const raw = value
     ? expandNode(value, frame.scope, (at, p) => {
         broken = true;
-        session.error(p.code, p.message, p.hint, session.templateSpan(source, at, p));
+        if (!p.silent) session.error(p.code, p.message, p.hint, session.templateSpan(source, at, p));
       })
     : null;
   if (broken) return;
 
   const validate = validators[`step_${kind}`];
   if (!validate(raw)) {
-    for (const p of translateErrors(validate.errors ?? [], stepSchema(kind), raw, DEF_MESSAGES, `\`${kind}\``)) {
+    // Without the studies, `${study.x}` stands in for a value of unknown type: no type error then.
+    const unknownStudy = frame.scope.study !== undefined && frame.scope.study.fields === undefined;
+    const problems = translateErrors(validate.errors ?? [], stepSchema(kind), raw, DEF_MESSAGES, `\`${kind}\``).filter(
+      (p) => !(unknownStudy && holdsPlaceholder(valueAt(raw, p.path))),
+    );
+    for (const p of problems) {
       const span = !value || (p.path.length === 0 && p.code === 'MISSING_FIELD') ? kindSpan : session.spanAt(source, value, p.path, p.onKey);
       session.error(p.code, p.message, p.hint, span);
     }
-    return;
+    if (problems.length > 0) return;
   }
 
   const ctx = new StepContext(session, frame.file, value, kindSpan, frame.defaults[kind] ?? {}, state);
@@ -132,14 +137,19 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
     const e = entry(file.root, key);
     if (e) session.error('INCLUDE_SHAPE', `an included playbook cannot have \`${key}\``, `${key} belongs to the playbook that is run; move it there`, file.source.span(e.keyRange.start, e.keyRange.end));
   }
-  const vars = new Map<string, VarValue>();
+  const vars = new Map<string, VarValue | typeof BROKEN>();
   const own = entry(file.root, 'vars')?.value;
   const scopeOf = (): Scope => ({ vars, env: frame.scope.env, ...(frame.scope.study ? { study: frame.scope.study } : {}) });
   if (own?.type === 'map') {
     for (const e of own.entries) {
       if (Object.prototype.hasOwnProperty.call(args.vars, e.key)) continue;
-      const v = expandNode(e.value, scopeOf(), (s, p) => session.error(p.code, p.message, p.hint, session.templateSpan(file.source, s, p)));
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
+      let broken = false;
+      const v = expandNode(e.value, scopeOf(), (s, p) => {
+        broken = true;
+        if (!p.silent) session.error(p.code, p.message, p.hint, session.templateSpan(file.source, s, p));
+      });
+      if (broken) vars.set(e.key, BROKEN);
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
     }
   }
   for (const [k, v] of Object.entries(args.vars)) vars.set(k, v);
@@ -148,4 +158,19 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
   const defaults: Record<string, Record<string, unknown>> = { ...frame.defaults };
   for (const [k, v] of Object.entries(ownDefaults ?? {})) defaults[k] = { ...(frame.defaults[k] ?? {}), ...v };
   compileSteps(session, { file, scope: scopeOf(), defaults, stack: [...frame.stack, resolve(args.file)], via: [...frame.via, span] }, state, out);
+}
+
+const PLACEHOLDER = /^<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>$/;
+
+function holdsPlaceholder(v: unknown): boolean {
+  if (typeof v === 'string') return PLACEHOLDER.test(v);
+  if (Array.isArray(v)) return v.some(holdsPlaceholder);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(holdsPlaceholder);
+  return false;
+}
+
+function valueAt(data: unknown, path: readonly (string | number)[]): unknown {
+  let v = data;
+  for (const s of path) v = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[s] : undefined;
+  return v;
 }

@@ -3,7 +3,7 @@ import { dedupeDiagnostics, sortDiagnostics, type Diagnostic, type Span } from '
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, type Foreach, type ForeachRaw } from './foreach.js';
-import { expandNode, type Scope, type VarValue } from './interpolate.js';
+import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
 import { Session, type LoadedFile } from './session.js';
 import type { CaseState } from './step-context.js';
@@ -45,18 +45,20 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   if (!root) return undefined;
   const env = session.options.env;
   const at = (node: YNode, path: (string | number)[]): Span => session.spanAt(file.source, node, path, false);
-  const onTemplate = (node: Parameters<Parameters<typeof expandNode>[2]>[0], p: Parameters<Parameters<typeof expandNode>[2]>[1]): void =>
-    session.error(p.code, p.message, p.hint, session.templateSpan(file.source, node, p));
+  const onTemplate = (node: Parameters<Parameters<typeof expandNode>[2]>[0], p: Parameters<Parameters<typeof expandNode>[2]>[1]): void => {
+    if (!p.silent) session.error(p.code, p.message, p.hint, session.templateSpan(file.source, node, p));
+  };
 
   // Variables, in order: a later one may use an earlier one; the command line wins.
-  const vars = new Map<string, VarValue>();
+  const vars = new Map<string, VarValue | typeof BROKEN>();
   const scope: Scope = { vars, env };
   const varsNode = entry(root, 'vars')?.value;
   if (varsNode?.type === 'map') {
     for (const e of varsNode.entries) {
-      const cli = cliVars[e.key];
-      const v = cli ?? expandNode(e.value, scope, onTemplate);
-      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
+      let broken = false;
+      const v = cliVars[e.key] ?? expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
+      if (broken) vars.set(e.key, BROKEN);
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
     }
   }
   for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, v);
@@ -68,7 +70,9 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   let foreach: Foreach | undefined;
   const foreachNode = entry(root, 'foreach')?.value;
   if (foreachNode?.type === 'map') {
-    const raw = expandNode(foreachNode, scope, onTemplate) as ForeachRaw;
+    let broken = false;
+    const raw = expandNode(foreachNode, scope, (n, p) => ((broken = true), onTemplate(n, p))) as ForeachRaw;
+    if (broken) return undefined;
     foreach = resolveForeach(raw, {
       dir: file.dir,
       checkFiles: session.options.checkFiles,
@@ -106,7 +110,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     name: typeof top.name === 'string' ? top.name : stem(abs),
     tags: Array.isArray(top.tags) ? top.tags.map(String) : [],
     workbench,
-    vars: Object.fromEntries(vars),
+    vars: Object.fromEntries([...vars].filter((e): e is [string, VarValue] => e[1] !== BROKEN)),
     ...(foreach ? { foreach: { as: foreach.as, source: foreach.source, ...(foreach.from ? { from: foreach.from } : {}), count: foreach.studies?.length ?? 0 } } : {}),
     cases,
   };

@@ -48,7 +48,10 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
     return undefined;
   }
   const source = given[0] as ForeachSource;
-  if (source === 'list') return { as, source, studies: fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx) };
+  if (source === 'list') {
+    const studies = fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx);
+    return studies ? { as, source, studies } : undefined;
+  }
   const from = resolve(ctx.dir, String(raw[source]));
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);
@@ -56,7 +59,8 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
       if (ctx.checkFiles) ctx.error('FOREACH_SOURCE', ['glob'], `the glob \`${raw.glob}\` matches nothing`, 'check the pattern; it is relative to the playbook\'s folder');
       return { as, source, from, studies: undefined };
     }
-    return { as, source, from, studies: fromRecords(matches, ctx.dir, ['glob'], ctx) };
+    const studies = fromRecords(matches, ctx.dir, ['glob'], ctx);
+    return studies ? { as, source, from, studies } : undefined;
   }
   if (!existsSync(from)) {
     if (ctx.checkFiles) ctx.error('FILE_NOT_FOUND', [source], `the study manifest \`${raw[source]}\` does not exist`, 'check the path; it is relative to the playbook\'s folder');
@@ -79,7 +83,8 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
     ctx.error('FOREACH_SOURCE', [source], 'the study manifest must be a list of studies (objects with fields)', 'a JSON manifest is an array of objects; a CSV manifest has a header line');
     return undefined;
   }
-  return { as, source, from, studies: fromRecords(records as Record<string, unknown>[], dirname(from), [source], ctx) };
+  const studies = fromRecords(records as Record<string, unknown>[], dirname(from), [source], ctx);
+  return studies ? { as, source, from, studies } : undefined;
 }
 
 function fromRecords(items: readonly (string | Record<string, unknown>)[], dir: string, at: (string | number)[], ctx: ForeachContext): Study[] | undefined {

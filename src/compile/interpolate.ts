@@ -4,9 +4,12 @@ import type { YNode, YScalar } from '../playbook/tree.js';
 
 export type VarValue = string | number | boolean;
 
+/** The value of a variable whose own definition had a problem; uses of it are not errors again. */
+export const BROKEN: unique symbol = Symbol('broken variable');
+
 /** What `${...}` can see at one place of a playbook. */
 export interface Scope {
-  vars: ReadonlyMap<string, VarValue>;
+  vars: ReadonlyMap<string, VarValue | typeof BROKEN>;
   /** The foreach binding of the current case; `fields: undefined` when the studies are not known yet. */
   study?: { as: string; fields: Readonly<Record<string, unknown>> | undefined };
   env: NodeJS.ProcessEnv;
@@ -16,6 +19,8 @@ export interface TemplateProblem {
   code: DiagnosticCode;
   message: string;
   hint?: string;
+  /** Set when the cause was reported already (a variable that failed to expand): skip, say nothing. */
+  silent?: boolean;
   /** Offset and length inside the text. */
   offset: number;
   length: number;
@@ -105,7 +110,11 @@ function resolve(expr: string, scope: Scope): { value: unknown } | { problem: Om
     if (Object.prototype.hasOwnProperty.call(fields, field)) return { value: fields[field] };
     return { problem: { code: 'UNKNOWN_VARIABLE', message: `the study has no field \`${field}\``, hint: suggestion(field, Object.keys(fields), `its fields are ${Object.keys(fields).join(', ')}`) } };
   }
-  if (field === undefined && scope.vars.has(name)) return { value: scope.vars.get(name) };
+  if (field === undefined && scope.vars.has(name)) {
+    const value = scope.vars.get(name);
+    if (value === BROKEN) return { problem: { code: 'UNKNOWN_VARIABLE', message: `\`${name}\` could not be expanded`, silent: true } };
+    return { value };
+  }
   const known = [...scope.vars.keys(), ...(scope.study ? [`${scope.study.as}.name`] : [])];
   return {
     problem: {

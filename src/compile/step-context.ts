@@ -62,7 +62,8 @@ export class StepContext implements StepCompileContext {
   inputFile(value: string, path: ValuePath): string {
     const abs = this.resolvePath(value);
     this.state.inputs.add(abs);
-    if (this.checkFiles && !existsSync(abs)) {
+    // A path made from a study not known yet (`<study.path>`) cannot be checked.
+    if (this.checkFiles && !/<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>/.test(value) && !existsSync(abs)) {
       this.error('FILE_NOT_FOUND', path, `file not found: \`${value}\``, `looked for ${displayPath(abs, this.session.options.displayRoot)}; relative paths start at the playbook's folder`);
     }
     return abs;

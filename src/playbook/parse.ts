@@ -22,16 +22,16 @@ export function parseSource(source: SourceFile): ParsedSource {
 }
 
 function yamlProblem(source: SourceFile, code: string, message: string, pos: [number, number]): Diagnostic {
-  const span = source.span(pos[0], pos[1]);
   if (code === 'DUPLICATE_KEY') {
-    const key = source.text.slice(pos[0], pos[1]).split(/[:\n]/)[0]?.trim() ?? '';
+    const key = /^[^:\n]*/.exec(source.text.slice(pos[0]))?.[0].trim() ?? '';
     return {
       code: 'DUPLICATE_KEY',
       message: `duplicate key${key ? ` \`${key}\`` : ''}`,
       hint: 'a key may appear once per map; remove or rename one of them',
-      span,
+      span: source.span(pos[0], pos[0] + Math.max(1, key.length)),
     };
   }
+  const span = source.span(pos[0], pos[1]);
   // The library's own first sentence is the clearest statement of a syntax error.
   const first = message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '').trim() ?? message;
   return {
