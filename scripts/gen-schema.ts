@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type standaloneModule from 'ajv/dist/standalone/index.js';
+import type * as Schemas from '../src/compile/schemas.js';
 
 const root = new URL('..', import.meta.url);
 export const SCHEMA_FILE = fileURLToPath(new URL('schemas/playbook.schema.json', root));
@@ -53,8 +54,10 @@ export async function generate(): Promise<{ schema: string; validators: string }
   return { schema, validators: `${header}${code}\n${typed}\n` };
 }
 
+type SchemasModule = typeof Schemas;
+
 /** The step modules import the generated file, so a fresh or stale one is replaced by a stub first. */
-async function importSchemas(): Promise<typeof import('../src/compile/schemas.js')> {
+async function importSchemas(): Promise<SchemasModule> {
   try {
     if (!existsSync(VALIDATORS_FILE)) throw new Error('no validators yet');
     return await import('../src/compile/schemas.js');
