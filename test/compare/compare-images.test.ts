@@ -191,6 +191,19 @@ test('judging only the rows that differ gives pixelmatch\'s count on the whole i
       assert.equal(r.diffPixels, reference(e, a, { includeAA }), `seed ${seed} includeAA ${includeAA}`);
     }
   }
+  // A one-pixel shift of textured content with sharp and smooth edges: most pixels differ a little.
+  const scene = (dx: number) => image(90, 70, (x, y) => {
+    const grain = (Math.imul((x - dx) * 7919 + y * 104729, 2654435761) >>> 24) & 31;
+    const cover = Math.min(1, Math.max(0, 15 - Math.hypot(x - dx - 40, y - 30) + 0.5));
+    const line = x - dx === 60 ? 200 : 0;
+    return [60 + grain + 150 * cover, 40 + (y * 2) + line, 90 + grain / 2 + line];
+  });
+  for (const threshold of [0, 0.05, 0.1, 0.2]) {
+    for (const includeAA of [false, true]) {
+      const r = await compareImages(scene(1), scene(0), { threshold, includeAA, diff: 'none' });
+      assert.equal(r.diffPixels, reference(scene(0), scene(1), { threshold, includeAA }), `shift, threshold ${threshold} includeAA ${includeAA}`);
+    }
+  }
   // Translucent pixels take the whole-image path; the count is the same.
   const te = image(30, 30, (x, y) => [x * 8, y * 8, 100, 100 + x]);
   const ta = copy(te);
