@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { translateErrors } from '../playbook/schema-errors.js';
 import { entry, type YNode } from '../playbook/tree.js';
@@ -47,15 +48,16 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     reportShape(session, frame, item);
     return;
   }
-  const kindSpan = source.span(keyStart, keyEnd);
   if (!isStepKind(kindWord)) {
-    session.error('UNKNOWN_STEP', `unknown step kind \`${kindWord}\``, suggestion(kindWord, STEP_KINDS, `the step kinds are ${STEP_KINDS.join(', ')}`), kindSpan);
+    session.error('UNKNOWN_STEP', `unknown step kind \`${kindWord}\``, suggestion(kindWord, STEP_KINDS, `the step kinds are ${STEP_KINDS.join(', ')}`), source.span(keyStart, keyEnd));
     return;
   }
+  // Computed only when a message needs it: most steps have none.
+  const kindSpan = (): Span => source.span(keyStart, keyEnd);
   const kind: StepKind = kindWord;
   const def = registry[kind] as StepDefinition<StepKind, unknown>;
   if (!value && !def.bare) {
-    session.error('MISSING_FIELD', `step \`${kind}\` needs its fields`, `write it as \`- ${kind}: { … }\``, kindSpan);
+    session.error('MISSING_FIELD', `step \`${kind}\` needs its fields`, `write it as \`- ${kind}: { … }\``, kindSpan());
     return;
   }
 
@@ -76,7 +78,7 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
       (p) => !(unknownStudy && holdsPlaceholder(valueAt(raw, p.path))),
     );
     for (const p of problems) {
-      const span = !value || (p.path.length === 0 && p.code === 'MISSING_FIELD') ? kindSpan : session.spanAt(source, value, p.path, p.onKey);
+      const span = !value || (p.path.length === 0 && p.code === 'MISSING_FIELD') ? kindSpan() : session.spanAt(source, value, p.path, p.onKey);
       session.error(p.code, p.message, p.hint, span);
     }
     if (problems.length > 0) return;

@@ -81,9 +81,29 @@ export function publishedSchema(layoutSchema: JsonSchema): JsonSchema {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: SCHEMA_ID,
     title: 'wbplay playbook',
-    ...top,
-    $defs: { ...SCHEMA_DEFS, ...layoutDefs(layoutSchema) },
+    ...(allowTemplates(top) as JsonSchema),
+    $defs: { ...(allowTemplates(SCHEMA_DEFS) as Record<string, JsonSchema>), ...layoutDefs(layoutSchema), template: TEMPLATE },
   };
+}
+
+/** A value that is one `${...}`: its type is known only once the variable is. */
+const TEMPLATE: JsonSchema = { description: 'A variable, e.g. ${study.tumour_x}.', type: 'string', pattern: '^\\$\\{[^}]+\\}$' };
+
+/**
+ * For editors, a number or a boolean may also be written as a variable (`${n}`); the compiler
+ * checks the value itself once the variable is expanded.
+ */
+function allowTemplates(s: unknown): unknown {
+  if (Array.isArray(s)) return s.map(allowTemplates);
+  if (s === null || typeof s !== 'object') return s;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) out[k] = k === 'enum' || k === 'const' || k === 'required' ? v : allowTemplates(v);
+  const type = out.type;
+  if (type === 'number' || type === 'integer' || type === 'boolean') {
+    const { description, ...rest } = out;
+    return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { $ref: '#/$defs/template' }] };
+  }
+  return out;
 }
 
 /** The layout schema's definitions, renamed under `layout_` so one file holds everything. */

@@ -31,7 +31,7 @@ export class StepContext implements StepCompileContext {
     /** The step's value, or undefined for a bare step. */
     private readonly value: YNode | undefined,
     /** The step's kind key: where problems of the step as a whole are shown. */
-    private readonly kindSpan: Span,
+    private readonly kindSpan: () => Span,
     readonly defaults: Readonly<Record<string, unknown>>,
     private readonly state: CaseState,
   ) {}
@@ -51,7 +51,7 @@ export class StepContext implements StepCompileContext {
   }
 
   span(path: ValuePath, onKey: boolean): Span {
-    if (!this.value || (path.length === 0 && this.value.type === 'scalar' && this.value.value === null)) return this.kindSpan;
+    if (!this.value || (path.length === 0 && this.value.type === 'scalar' && this.value.value === null)) return this.kindSpan();
     return this.session.spanAt(this.file.source, this.value, path, onKey);
   }
 

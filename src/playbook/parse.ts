@@ -1,4 +1,6 @@
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Document, type Node as YamlNode } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, Node as YamlNode, Scalar } from 'yaml';
+import { fastParse } from './fast-parse.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from './source.js';
 import type { YEntry, YNode, YScalar } from './tree.js';
@@ -10,9 +12,25 @@ export interface ParsedSource {
   diagnostics: Diagnostic[];
 }
 
+type YamlLib = typeof import('yaml');
+let yamlLib: YamlLib | undefined;
+
+/** The `yaml` library, loaded only when a file needs more than the fast reader handles. */
+function yaml(): YamlLib {
+  yamlLib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  return yamlLib;
+}
+
 /** Parses one YAML file into the positioned tree; every YAML problem becomes a diagnostic. */
 export function parseSource(source: SourceFile): ParsedSource {
-  const doc = parseDocument(source.text, { uniqueKeys: true, prettyErrors: false, strict: true, keepSourceTokens: false });
+  const fast = fastParse(source.text);
+  if (fast) return { source, root: fast, diagnostics: [] };
+  return parseWithYaml(source);
+}
+
+/** The reference parse, with the `yaml` library: used for every file the fast reader declines. */
+export function parseWithYaml(source: SourceFile): ParsedSource {
+  const doc = yaml().parseDocument(source.text, { uniqueKeys: true, prettyErrors: false, strict: true, keepSourceTokens: false });
   const diagnostics: Diagnostic[] = [];
   for (const err of doc.errors) diagnostics.push(yamlProblem(source, err.code, err.message, err.pos));
   if (diagnostics.length > 0 || !doc.contents) return { source, diagnostics };
@@ -54,6 +72,7 @@ class TreeBuilder {
     // Anchors may nest or refer to themselves; a sane playbook never goes this deep.
     if (depth > 64) return nullScalar(fallback);
     const [start, end] = node.range ?? [fallback, fallback];
+    const { isAlias, isMap, isPair, isScalar, isSeq } = yaml();
     if (isAlias(node)) {
       const target = node.resolve(this.doc);
       const built = this.build(target as YamlNode | undefined, start, depth + 1);
@@ -99,8 +118,8 @@ class TreeBuilder {
     else if (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean') value = raw;
     else if (typeof raw === 'bigint') value = Number(raw);
     else value = String(raw);
-    const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
-    const block = node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED;
+    const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE';
+    const block = node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED';
     const textStart = quoted ? start + 1 : start;
     const text = this.source.text.slice(textStart, quoted ? end - 1 : end);
     const verbatim = !block && typeof value === 'string' && text === value;
