@@ -125,8 +125,8 @@ export default async function bench(): Promise<void> {
         const runs = n <= 512 ? 15 : 7;
         const t = { ours: [] as number[], odiff: [] as number[], naive: [] as number[] };
         let counts = { ours: 0, odiff: 0 };
-        // One warm-up round, then rounds that interleave the three so machine noise hits them alike.
-        for (let round = 0; round <= runs; round++) {
+        // Two warm-up rounds, then rounds that interleave the three so machine noise hits them alike.
+        for (let round = -1; round <= runs; round++) {
           const o = await time(async () => { counts.ours = await ours(base, other, diff); });
           let od = Number.NaN;
           if (typeof odiff !== 'string') {
@@ -136,7 +136,7 @@ export default async function bench(): Promise<void> {
             });
           }
           const nv = await time(() => naive(base, other, diff));
-          if (round === 0) continue;
+          if (round <= 0) continue;
           t.ours.push(o);
           t.odiff.push(od);
           t.naive.push(nv);
