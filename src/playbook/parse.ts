@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type * as YamlModule from 'yaml';
 import type { Document, Node as YamlNode, Scalar } from 'yaml';
 import { fastParse } from './fast-parse.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -12,7 +13,7 @@ export interface ParsedSource {
   diagnostics: Diagnostic[];
 }
 
-type YamlLib = typeof import('yaml');
+type YamlLib = typeof YamlModule;
 let yamlLib: YamlLib | undefined;
 
 /** The `yaml` library, loaded only when a file needs more than the fast reader handles. */
