@@ -15,3 +15,8 @@ export { readProvenance, stampProvenance } from './compare/provenance.js';
 export type { FigureProvenance } from './compare/provenance.js';
 export { CompareError } from './compare/compare-error.js';
 export type { CompareErrorCode } from './compare/compare-error.js';
+export { compilePlaybook, loadPlaybook, formatPlan, PLAN_VERSION } from './compile/index.js';
+export type { CompileOptions, CompileResult, Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench } from './compile/index.js';
+export { PlaybookError } from './diagnostics/diagnostic.js';
+export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.js';
+export { renderDiagnostics } from './diagnostics/render.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { dedupeDiagnostics, sortDiagnostics, type Diagnostic, type Span } from '../diagnostics/diagnostic.js';
+import { dedupeDiagnostics, PlaybookError, sortDiagnostics, type Diagnostic, type Span } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, type Foreach, type ForeachRaw } from './foreach.js';
@@ -33,6 +33,13 @@ export function compilePlaybook(path: string, options: CompileOptions = {}): Com
   const plan = compileRoot(session, resolve(path), path, options.vars ?? {});
   const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
   return { ...(plan && diagnostics.length === 0 ? { plan } : {}), diagnostics, sources: session.sources() };
+}
+
+/** The plan of a playbook; throws a PlaybookError carrying every diagnostic when it is invalid. */
+export function loadPlaybook(path: string, options: CompileOptions = {}): Plan {
+  const result = compilePlaybook(path, options);
+  if (!result.plan) throw new PlaybookError(result.diagnostics);
+  return result.plan;
 }
 
 function compileRoot(session: Session, abs: string, shown: string, cliVars: Readonly<Record<string, string>>): Plan | undefined {

@@ -1,4 +1,4 @@
-export { compilePlaybook, type CompileOptions, type CompileResult } from './compiler.js';
+export { compilePlaybook, loadPlaybook, type CompileOptions, type CompileResult } from './compiler.js';
 export type { Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench, PlanStepKind } from './plan.js';
 export { PLAN_VERSION } from './plan.js';
 export { formatPlan } from './plan-text.js';

@@ -34,7 +34,10 @@ export function formatPlan(plan: Plan): string {
 
 /** Arguments as compact `key=value` pairs; windows and nodes as they are written in playbooks. */
 function formatArgs(step: PlanStep): string {
-  return Object.entries(step.args as Record<string, unknown>)
+  const args = step.args as Record<string, unknown>;
+  return Object.entries(args)
+    // A layout read from a file is shown by its file and cells; `--json` has the document.
+    .filter(([k]) => !(k === 'document' && args.file !== undefined))
     .map(([k, v]) => `${k}=${show(v)}`)
     .join('  ');
 }
