@@ -33,6 +33,8 @@ export const PROBLEMS = {
   EDITOR_NOT_ACTIVE: [503, 'Editor Not Active'],
   EDITOR_BUSY: [503, 'Editor Busy'],
   TIME_NAVIGATION_NOT_AVAILABLE: [503, 'Time Navigation Not Available'],
+  /** Not sent by a real 1.2 server (SPEC 1.1 had it); only an injected fault answers with it. */
+  SERVICE_UNAVAILABLE: [503, 'Service Unavailable'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ProblemCode = keyof typeof PROBLEMS;

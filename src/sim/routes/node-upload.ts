@@ -1,0 +1,103 @@
+import { basename } from 'node:path';
+import type { SimRequest } from '../http-types.js';
+import { ImageReadError, readImageBytes, readImageFile } from '../io/read-image.js';
+import { Problem } from '../problem.js';
+import type { Volume } from '../volume.js';
+import { isJsonObject, type StorageContext } from './request-body.js';
+import type { Json } from '../json-literals.js';
+
+/** Data that arrived with a request, and the file name it came under (for a default node name). */
+export interface Upload {
+  volume: Volume;
+  fileName: string | undefined;
+}
+
+export type TransferKind = 'json' | 'direct' | 'none';
+
+/**
+ * The transfer mode a create or data PUT asks for, from its Content-Type (matched by
+ * substring, as the real server does): JSON = file reference, octet-stream = the bytes
+ * themselves. No Content-Type is `none`; anything else is 415.
+ */
+export function transferKind(req: SimRequest): TransferKind {
+  const type = req.headers['content-type'];
+  if (type === undefined || type === '') return 'none';
+  if (type.includes('application/json')) return 'json';
+  if (type.includes('application/octet-stream')) return 'direct';
+  throw new Problem('UNSUPPORTED_FORMAT', `Unsupported Content-Type '${type.slice(0, 80)}'; use application/json (file reference) or application/octet-stream (the file's bytes)`);
+}
+
+const AVAILABLE_MODES = ['file-reference', 'direct'];
+
+/**
+ * The file a JSON body's `transfer` names, read from the server's file system. A transfer
+ * without `file_path` yields nothing unless `required` (PUT data).
+ */
+export async function fileReferenceUpload(ctx: StorageContext, transfer: Json | undefined, required: boolean): Promise<Upload | undefined> {
+  if (transfer === undefined) {
+    if (required) throw new Problem('INVALID_REQUEST', 'Missing transfer.file_path in request body');
+    return undefined;
+  }
+  if (!isJsonObject(transfer)) throw new Problem('INVALID_REQUEST', '"transfer" must be an object {"mode"?: "file-reference", "file_path": "<absolute path>"}');
+  const mode = transfer.mode;
+  if (mode !== undefined && !(typeof mode === 'string' && AVAILABLE_MODES.includes(mode))) {
+    throw new Problem('TRANSFER_MODE_NOT_AVAILABLE', `Transfer mode '${String(mode)}' is not available; use file-reference or direct`, {
+      extra: { available_modes: AVAILABLE_MODES },
+    });
+  }
+  const filePath = transfer.file_path;
+  if (filePath === undefined) {
+    if (required) throw new Problem('INVALID_REQUEST', 'Missing transfer.file_path in request body');
+    return undefined;
+  }
+  if (typeof filePath !== 'string' || filePath === '') throw new Problem('INVALID_REQUEST', 'transfer.file_path must be a non-empty string (a path on the server)');
+  const real = ctx.files.readable(filePath);
+  return { volume: await asProblem(() => readImageFile(real)), fileName: basename(filePath) };
+}
+
+/** The format of uploaded bytes and the volume read from them. */
+export async function directUpload(req: SimRequest): Promise<Upload> {
+  if (req.body.length === 0) throw new Problem('INVALID_REQUEST', 'Request body is empty; send the file bytes');
+  const fileName = dispositionFileName(req.headers['content-disposition']);
+  const format = (fileName === undefined ? undefined : extensionOf(fileName)) ?? req.headers['x-mitk-data-format']?.trim();
+  if (!format) {
+    throw new Problem(
+      'INVALID_REQUEST',
+      'Cannot determine file format: send Content-Disposition: attachment; filename="<name>.<ext>" or X-MITK-Data-Format: <ext> (e.g. nrrd, nii.gz)',
+    );
+  }
+  return { volume: await asProblem(() => readImageBytes(req.body, format)), fileName };
+}
+
+/** `filename="x.nrrd"` or `filename=x.nrrd`. */
+function dispositionFileName(header: string | undefined): string | undefined {
+  const m = header === undefined ? null : /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(header);
+  const name = m?.[1] ?? m?.[2];
+  return name === undefined || name === '' ? undefined : basename(name);
+}
+
+/**
+ * The extension a file name declares. The real server takes only the last suffix (`gz` for
+ * `ct.nii.gz`), which our readers take as gzip-compressed NIfTI; the full `nii.gz` is
+ * recognised too, so a client may rely on either reading.
+ */
+function extensionOf(fileName: string): string | undefined {
+  const lower = fileName.toLowerCase();
+  if (lower.endsWith('.nii.gz')) return 'nii.gz';
+  const dot = lower.lastIndexOf('.');
+  return dot > 0 && dot < lower.length - 1 ? lower.slice(dot + 1) : undefined;
+}
+
+/** A node name from a file name: without directory and image extension. */
+export function stem(fileName: string): string {
+  return fileName.replace(/\.nii\.gz$/i, '').replace(/\.[^.]+$/, '') || fileName;
+}
+
+async function asProblem(read: () => Volume | Promise<Volume>): Promise<Volume> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ImageReadError) throw new Problem(err.code, err.message);
+    throw err;
+  }
+}

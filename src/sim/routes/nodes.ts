@@ -1,0 +1,85 @@
+import type { SimNode } from '../datastore-types.js';
+import { isReserved } from '../datastore.js';
+import type { SimRequest, SimResponse } from '../http-types.js';
+import { Problem } from '../problem.js';
+import { decodeProperty } from '../property-codec.js';
+import type { Router } from '../router.js';
+import { listNodes, nodeJson } from './node-query.js';
+import { directUpload, fileReferenceUpload, stem, transferKind, type Upload } from './node-upload.js';
+import { boolParam, envelope, isJsonObject, NODES, readJsonBody, type JsonObject, type StorageContext } from './request-body.js';
+
+/** Nodes of the data storage: list, create (with or without data), read, reparent, delete. */
+export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
+  const { store } = ctx;
+  router
+    .on('GET', NODES, (req) => {
+      const { data, meta } = listNodes(store, req, store.nodes(), false);
+      return envelope(200, data, meta);
+    })
+    .on('POST', NODES, (req) => createNode(ctx, req, null))
+    .on('GET', `${NODES}/:uid`, (_req, { uid }) => {
+      const node = store.require(uid!);
+      return envelope(200, nodeJson(store, node), { available_contexts: store.contexts(node) });
+    })
+    .on('PATCH', `${NODES}/:uid`, (req, { uid }) => {
+      const node = store.require(uid!);
+      const body = readJsonBody(req);
+      if (!isJsonObject(body) || !('parent_uid' in body)) {
+        throw new Problem('INVALID_REQUEST', 'Request body must be {"parent_uid": "<uid>"} or {"parent_uid": null}; only the parent can be changed here (rename with PUT .../properties/name)');
+      }
+      const parent = body.parent_uid;
+      if (parent !== null && (typeof parent !== 'string' || parent === '')) throw new Problem('INVALID_REQUEST', 'parent_uid must be a node UID or null');
+      store.reparent(node, parent);
+      return envelope(200, nodeJson(store, node));
+    })
+    .on('DELETE', `${NODES}/:uid`, (req, { uid }) => {
+      const node = store.require(uid!);
+      const removed = store.remove(node, boolParam(req, 'recursive', false));
+      return envelope(200, removed.length > 0 ? { deleted_children: removed, deleted_uid: node.uid } : { deleted_uid: node.uid });
+    })
+    .on('GET', `${NODES}/:uid/children`, (req, { uid }) => {
+      const parent = store.require(uid!);
+      const { data, meta } = listNodes(store, req, store.children(parent.uid), true);
+      return envelope(200, data, { ...meta, parent_uid: parent.uid });
+    })
+    .on('POST', `${NODES}/:uid/children`, (req, { uid }) => createNode(ctx, req, store.require(uid!)));
+}
+
+/**
+ * POST of a node, top level or under `parent`. The data is read before the node is added, so
+ * a failed load (415, 422) leaves the scene exactly as it was.
+ */
+async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode | null): Promise<SimResponse> {
+  const kind = transferKind(req);
+  let name: string | undefined;
+  let properties: JsonObject = {};
+  let upload: Upload | undefined;
+  if (kind === 'json') {
+    const body = readJsonBody(req) ?? {};
+    if (!isJsonObject(body)) throw new Problem('INVALID_REQUEST', 'Request body must be a JSON object {"name"?, "properties"?, "transfer"?}');
+    if (body.name !== undefined && typeof body.name !== 'string') throw new Problem('INVALID_REQUEST', '"name" must be a string');
+    name = body.name;
+    if (body.properties !== undefined) {
+      if (!isJsonObject(body.properties)) throw new Problem('INVALID_REQUEST', '"properties" must be an object of property values');
+      properties = body.properties;
+    }
+    upload = await fileReferenceUpload(ctx, body.transfer, false);
+  } else if (kind === 'direct') {
+    name = req.query.get('name') ?? undefined;
+    upload = await directUpload(req);
+  }
+  if (name === undefined && upload?.fileName !== undefined) name = stem(upload.fileName);
+
+  const node = ctx.store.create({ name, parentUid: parent?.uid ?? null, volume: upload?.volume ?? null });
+  const failed: string[] = [];
+  for (const [key, wire] of Object.entries(properties)) {
+    const decoded = decodeProperty(wire);
+    if (!decoded.ok || isReserved(key) || (key === 'name' && decoded.value.type !== 'StringProperty')) failed.push(key);
+    // The explicit `name` field wins over a `name` among the properties.
+    else if (!(key === 'name' && name !== undefined)) node.properties.set(key, decoded.value);
+  }
+  ctx.store.touch(node);
+  const meta: Record<string, unknown> = { location: `${NODES}/${node.uid}` };
+  if (failed.length > 0) meta.failed_properties = failed;
+  return envelope(201, nodeJson(ctx.store, node), meta);
+}

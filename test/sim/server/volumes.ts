@@ -1,0 +1,36 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeImageBytes, type WritableFormat } from '../../../src/sim/io/write-image.js';
+import { IDENTITY, type Vec3, type Volume } from '../../../src/sim/volume.js';
+
+/** A small image whose voxel values count up, so each file differs from a blank one. */
+export function smallVolume(options: { dims?: Vec3; isLabel?: boolean; spacing?: Vec3; frames?: number } = {}): Volume {
+  const dims = options.dims ?? [4, 3, 2];
+  const n = dims[0] * dims[1] * dims[2];
+  const frames = Array.from({ length: options.frames ?? 1 }, (_, t) => Float32Array.from({ length: n }, (_, i) => (options.isLabel ? i % 2 : i * 37 - 200 + t)));
+  const values = frames.flatMap((f) => [...f]);
+  return {
+    dims,
+    spacing: options.spacing ?? [1, 1, 2],
+    origin: [0, 0, 0],
+    direction: IDENTITY,
+    frames,
+    timeStepMs: 100,
+    timeOriginMs: 0,
+    componentType: options.isLabel ? 'uint8' : 'int16',
+    range: [Math.min(...values), Math.max(...values)],
+    isLabel: options.isLabel ?? false,
+  };
+}
+
+export function imageBytes(format: WritableFormat = 'nrrd', volume: Volume = smallVolume()): Uint8Array {
+  return writeImageBytes(volume, format);
+}
+
+/** Writes a small image file into `dir` and returns its path. */
+export async function writeImage(dir: string, name: string, volume: Volume = smallVolume()): Promise<string> {
+  const format: WritableFormat = name.endsWith('.nii.gz') ? 'nii.gz' : name.endsWith('.nii') ? 'nii' : name.endsWith('.mha') ? 'mha' : 'nrrd';
+  const path = join(dir, name);
+  await writeFile(path, writeImageBytes(volume, format));
+  return path;
+}
