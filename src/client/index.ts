@@ -1,0 +1,16 @@
+// The client's public surface; everything else in this folder is internal.
+export { connect, WorkbenchClient, type ConnectOptions } from './client.js';
+export type { CallOptions, ExchangeEvent } from './transport.js';
+export {
+  WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError,
+  type NetworkErrorCode, type UsageErrorCode, type LaunchErrorCode,
+} from './errors.js';
+export { float, floats, JsonFloat } from './json-body.js';
+export { launchWorkbench, discover, PORT_RANGE, type LaunchOptions, type LaunchedWorkbench, type DiscoveredWorkbench } from './launch.js';
+export type { Nodes, NodeFilter, FilterValue, CreateNodeOptions, CreatedNode, DisplayProperties, NodeData, TransferMode } from './nodes.js';
+export type { Properties, PropertyScope, PropertyValue, PropertyOptions, PatchResult } from './properties.js';
+export type { Rendering, TimeTarget } from './rendering.js';
+export type { Editors, StdMultiEditor, MxnEditor } from './editors.js';
+export { STDMULTI_RENDERERS, type RenderWindow, type StdMultiWindow, type MxnCell, type StdMultiWindowId } from './windows.js';
+export { layoutCellIds, type LayoutDocument, type LayoutGroup, type LayoutSplit, type LayoutWindow, type LayoutLinks, type LayoutNode } from './layout.js';
+export type * from './types.js';

@@ -1,0 +1,319 @@
+import type { Discovery } from './discovery.js';
+import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
+import { isOwnMachine } from './hosts.js';
+import { float, floats } from './json-body.js';
+import { Fields, isRec, node, parseEnvelope, parseJson } from './parse.js';
+import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
+import type { CallOptions, QueryValue, Reply, Transport } from './transport.js';
+import type { NodeInfo } from './types.js';
+import { directUploadHeaders, insideAllowed, openForUpload, referencePath, splitFileName } from './upload.js';
+
+export type TransferMode = 'direct' | 'file-reference';
+
+/** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
+export type FilterValue = string | number | boolean | { not: string | number | boolean };
+
+export interface NodeFilter {
+  hierarchy?: 'all' | 'toplevel';
+  /** Exact node path such as `/CT/Label`. */
+  path?: string;
+  data_type?: string;
+  /** Children of that node; null = top-level nodes. */
+  parent_uid?: string | null;
+  properties?: Record<string, FilterValue>;
+  /** Where `properties` are looked up. */
+  property_scope?: PropertyScope;
+  context?: string;
+  /** A node field, `-` in front for descending (`-timestamp`). */
+  sort?: string;
+}
+
+export interface CreateNodeOptions extends CallOptions {
+  /** A data file to load; streamed (direct) or referenced by path (file-reference). */
+  file?: string;
+  /** In-memory data to upload (direct); give `format` or a `filename` with an extension. */
+  bytes?: Uint8Array;
+  filename?: string;
+  /** Data format without dot (`nrrd`, `nii.gz`); default from the file name. */
+  format?: string;
+  /** Node name; default: the file name without its format suffix. */
+  name?: string;
+  /** Create as a child of this node. */
+  parent?: string;
+  /** Default: file-reference when the server offers it and runs on this machine, else direct. */
+  transfer?: TransferMode;
+  /** Properties to set on the new node. */
+  properties?: Record<string, PropertyValue>;
+}
+
+export interface CreatedNode {
+  node: NodeInfo;
+  transfer: TransferMode | null;
+  /** e.g. a file held several data objects and only the first was kept. */
+  warning: string | null;
+  failed_properties: string[];
+}
+
+export interface DisplayProperties {
+  name?: string;
+  visible?: boolean;
+  /** 0.0 to 1.0; always sent as a float. */
+  opacity?: number;
+  /** r, g, b in 0.0 to 1.0. */
+  color?: [number, number, number];
+  /** New parent UID, or null for top level. */
+  parent?: string | null;
+}
+
+export type NodeData =
+  | { mode: 'direct'; bytes: Uint8Array; contentType: string; filename: string | null }
+  | { mode: 'file-reference'; file_path: string; directory_path: string | null; size_bytes: number | null; data_metadata: Record<string, unknown> };
+
+/** Page size of listings: the server's maximum. */
+const PAGE = 1000;
+
+export class Nodes {
+  constructor(
+    private readonly t: Transport,
+    private readonly discovery: Discovery,
+  ) {}
+
+  /** Every node matching `filter`, across all pages. */
+  list(filter: NodeFilter = {}, call?: CallOptions): Promise<NodeInfo[]> {
+    return this.#pages('/datastorage/nodes', filterQuery(filter), call);
+  }
+
+  /** Direct children of `uid`, across all pages. */
+  children(uid: string, filter: Omit<NodeFilter, 'hierarchy' | 'parent_uid'> = {}, call?: CallOptions): Promise<NodeInfo[]> {
+    return this.#pages(`${nodePath(uid)}/children`, filterQuery(filter), call);
+  }
+
+  async get(uid: string, call?: CallOptions): Promise<NodeInfo> {
+    const reply = await this.t.send({ method: 'GET', path: nodePath(uid), call });
+    return node(Fields.of(reply, parseEnvelope(reply).data, 'data'));
+  }
+
+  /** Whether a node with this UID exists. */
+  async has(uid: string, call?: CallOptions): Promise<boolean> {
+    try {
+      await this.get(uid, call);
+      return true;
+    } catch (err) {
+      if (err instanceof WorkbenchApiError && err.code === 'NODE_NOT_FOUND') return false;
+      throw err;
+    }
+  }
+
+  async create(opts: CreateNodeOptions = {}): Promise<CreatedNode> {
+    if (opts.file !== undefined && opts.bytes !== undefined) throw new WorkbenchUsageError('INVALID_ARGUMENT', 'give either file or bytes, not both');
+    const path = opts.parent === undefined ? '/datastorage/nodes' : `${nodePath(opts.parent)}/children`;
+    if (opts.file === undefined && opts.bytes === undefined) {
+      const reply = await this.t.send({ method: 'POST', path, json: { name: opts.name, properties: opts.properties }, call: opts });
+      return created(reply, null);
+    }
+    if (opts.file !== undefined && (await this.#transferFor(opts.file, opts)) === 'file-reference') {
+      const file_path = await referencePath(opts.file);
+      const name = opts.name ?? splitFileName(opts.file).stem;
+      const reply = await this.t.send({ method: 'POST', path, json: { name, properties: opts.properties, transfer: { mode: 'file-reference', file_path } }, call: opts });
+      return created(reply, 'file-reference');
+    }
+    const result = await this.#createDirect(path, opts);
+    // A raw-bytes body has no room for properties; they follow in a second request.
+    if (opts.properties && Object.keys(opts.properties).length > 0) {
+      const patch = await this.#patch(result.node.uid, opts.properties, opts);
+      result.failed_properties.push(...patch.failed.map((f) => f.property));
+    }
+    return result;
+  }
+
+  async #createDirect(path: string, opts: CreateNodeOptions): Promise<CreatedNode> {
+    const fileName = splitFileName(opts.file ?? opts.filename ?? '');
+    const format = opts.format ?? fileName.format;
+    if (format === null) {
+      throw new WorkbenchUsageError('INVALID_ARGUMENT', `cannot tell the data format of ${opts.file ?? 'the bytes'}: give format (e.g. 'nrrd', 'nii.gz') or a file name with an extension`);
+    }
+    const name = opts.name ?? (opts.file !== undefined ? fileName.stem : undefined);
+    const stem = fileName.stem || name || 'data';
+    if (opts.bytes !== undefined) {
+      const reply = await this.t.send({ method: 'POST', path, query: [['name', name]], body: opts.bytes, headers: directUploadHeaders(stem, format, opts.bytes.byteLength), call: opts });
+      return created(reply, 'direct');
+    }
+    const file = await openForUpload(opts.file ?? '');
+    const reply = await this.t.send({ method: 'POST', path, query: [['name', name]], body: file.stream, headers: directUploadHeaders(stem, format, file.size), progress: file.progress, call: opts });
+    return created(reply, 'direct');
+  }
+
+  /**
+   * Transfer mode as the interface resolves it: the caller's choice; else file-reference when
+   * the server offers it and runs on this machine; else direct. A chosen file-reference is
+   * refused before sending when the server restricts paths and the file lies outside them;
+   * an automatic choice falls back to direct in that case instead.
+   */
+  async #transferFor(file: string, call: CreateNodeOptions): Promise<TransferMode> {
+    let mode: TransferMode = call.transfer ?? 'direct';
+    if (call.transfer === undefined && isOwnMachine(this.t.root.hostname)) {
+      const info = await this.discovery.info(call);
+      if (info.transfer_modes.includes('file-reference')) mode = 'file-reference';
+    }
+    if (mode !== 'file-reference') return mode;
+    const access = await this.discovery.fileAccess(call);
+    if (!access.restrictions_active) return mode;
+    const real = await referencePath(file);
+    if (await insideAllowed(real, access.allowed_paths)) return mode;
+    if (call.transfer === undefined) return 'direct';
+    throw new WorkbenchUsageError(
+      'PATH_NOT_ALLOWED',
+      `${real} is outside the workbench's allowed directories (${access.allowed_paths.join(', ') || 'none'}); move the file there or use transfer 'direct'`,
+    );
+  }
+
+  /** Moves a node under another parent, or to the top level with null. */
+  async reparent(uid: string, parent: string | null, call?: CallOptions): Promise<NodeInfo> {
+    const reply = await this.t.send({ method: 'PATCH', path: nodePath(uid), json: { parent_uid: parent }, call });
+    return node(Fields.of(reply, parseEnvelope(reply).data, 'data'));
+  }
+
+  /** Removes a node; with children it needs `recursive` (else the server answers NODE_HAS_CHILDREN). */
+  async remove(uid: string, opts: CallOptions & { recursive?: boolean } = {}): Promise<{ deleted_uid: string; deleted_children: string[] }> {
+    const reply = await this.t.send({ method: 'DELETE', path: nodePath(uid), query: [['recursive', opts.recursive ? 'true' : undefined]], call: opts });
+    if (reply.body.length === 0) return { deleted_uid: uid, deleted_children: [] };
+    const data = Fields.of(reply, parseEnvelope(reply).data, 'data');
+    return { deleted_uid: data.str('deleted_uid', uid), deleted_children: data.strings('deleted_children', []) };
+  }
+
+  /**
+   * Sets display properties; omitted ones keep their value. Values are checked before
+   * anything is sent; the name goes through its own property route, the parent through a
+   * reparent, the rest in one PATCH.
+   */
+  async setDisplay(uid: string, props: DisplayProperties, call?: CallOptions): Promise<PatchResult> {
+    const patch: Record<string, PropertyValue> = {};
+    if (props.visible !== undefined) {
+      if (typeof props.visible !== 'boolean') throw invalid(`visible must be true or false, got ${String(props.visible)}`);
+      patch.visible = props.visible;
+    }
+    if (props.opacity !== undefined) {
+      if (typeof props.opacity !== 'number' || !(props.opacity >= 0 && props.opacity <= 1)) throw invalid(`opacity must be a number from 0.0 to 1.0, got ${String(props.opacity)}`);
+      patch.opacity = float(props.opacity);
+    }
+    if (props.color !== undefined) {
+      const c = props.color as unknown;
+      if (!Array.isArray(c) || c.length !== 3 || !c.every((x) => typeof x === 'number' && x >= 0 && x <= 1)) {
+        throw invalid(`color must be three numbers r, g, b from 0.0 to 1.0, got ${JSON.stringify(c)}`);
+      }
+      patch.color = { type: 'ColorProperty', value: floats(c as number[]) };
+    }
+    if (props.name !== undefined && (typeof props.name !== 'string' || props.name === '')) throw invalid('name must be a non-empty string');
+    if (props.parent !== undefined && props.parent !== null && typeof props.parent !== 'string') throw invalid('parent must be a node UID or null');
+    if (Object.keys(patch).length === 0 && props.name === undefined && props.parent === undefined) {
+      throw new WorkbenchUsageError('EMPTY_PATCH', `no display property given for node ${uid}`);
+    }
+    const result: PatchResult = { updated: [], failed: [] };
+    if (props.name !== undefined) {
+      await this.t.send({ method: 'PUT', path: propPath(uid, 'name'), json: props.name, call });
+      result.updated.push('name');
+    }
+    if (Object.keys(patch).length > 0) {
+      const r = await this.#patch(uid, patch, call);
+      result.updated.push(...r.updated);
+      result.failed.push(...r.failed);
+    }
+    if (props.parent !== undefined) {
+      await this.reparent(uid, props.parent, call);
+      result.updated.push('parent');
+    }
+    return result;
+  }
+
+  /** Hides every node (there is no endpoint for it: one PATCH per node). Returns the UIDs hidden. */
+  async hideAll(call?: CallOptions): Promise<string[]> {
+    const all = await this.list({}, call);
+    for (const n of all) await this.#patch(n.uid, { visible: false }, call);
+    return all.map((n) => n.uid);
+  }
+
+  /** The node's data: bytes (direct) or where the server wrote it (file-reference). */
+  async getData(uid: string, opts: CallOptions & { transfer?: TransferMode } = {}): Promise<NodeData> {
+    const mode = opts.transfer ?? 'direct';
+    const reply = await this.t.send({
+      method: 'GET',
+      path: `${nodePath(uid)}/data`,
+      headers: { 'x-mitk-transfer-mode': mode, accept: mode === 'direct' ? 'application/octet-stream' : 'application/json' },
+      call: opts,
+    });
+    const type = headerText(reply, 'content-type');
+    if (!type.includes('application/json')) {
+      const cd = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(headerText(reply, 'content-disposition'));
+      return { mode: 'direct', bytes: new Uint8Array(reply.body), contentType: type || 'application/octet-stream', filename: cd?.[1] ?? null };
+    }
+    const body = Fields.of(reply, parseJson(reply));
+    const tr = body.sub('transfer');
+    return {
+      mode: 'file-reference',
+      file_path: tr.str('file_path'),
+      directory_path: tr.optStr('directory_path'),
+      size_bytes: tr.optNum('size_bytes'),
+      data_metadata: body.record('data_metadata', {}),
+    };
+  }
+
+  #patch(uid: string, values: Record<string, PropertyValue>, call: CallOptions | undefined): Promise<PatchResult> {
+    return this.t.send({ method: 'PATCH', path: propPath(uid), json: values, call }).then((r) => patchResult(r, Object.keys(values)));
+  }
+
+  async #pages(path: string, query: Array<[string, QueryValue]>, call: CallOptions | undefined): Promise<NodeInfo[]> {
+    const out: NodeInfo[] = [];
+    for (let offset = 0; ; ) {
+      const reply = await this.t.send({ method: 'GET', path, query: [...query, ['limit', PAGE], ['offset', offset]], call });
+      const { data, meta } = parseEnvelope(reply);
+      if (!Array.isArray(data)) throw Fields.of(reply, {}, 'data').fail('a node listing should be an array');
+      for (const item of data) out.push(node(Fields.of(reply, item, 'data[]')));
+      offset += data.length;
+      const total = typeof meta.total_count === 'number' ? meta.total_count : offset;
+      if (data.length === 0 || offset >= total) return out;
+    }
+  }
+}
+
+function created(reply: Reply, transfer: TransferMode | null): CreatedNode {
+  const { data, meta } = parseEnvelope(reply);
+  const failed = Array.isArray(meta.failed_properties) ? meta.failed_properties.map((p) => (isRec(p) ? String(p.property ?? p.key ?? '') : String(p))) : [];
+  return { node: node(Fields.of(reply, data, 'data')), transfer, warning: typeof meta.warning === 'string' ? meta.warning : null, failed_properties: failed };
+}
+
+export function nodePath(uid: string): string {
+  if (typeof uid !== 'string' || uid === '') throw invalid('a node UID must be a non-empty string');
+  return `/datastorage/nodes/${encodeURIComponent(uid)}`;
+}
+
+function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
+  const q: Array<[string, QueryValue]> = [
+    ['hierarchy', f.hierarchy],
+    ['path', f.path],
+    ['data_type', f.data_type],
+    ['parent_uid', f.parent_uid],
+    ['sort', f.sort],
+  ];
+  const props = Object.entries(f.properties ?? {});
+  for (const [key, v] of props) {
+    if (typeof v === 'object' && v !== null) q.push([`filter.${key}!`, filterText(v.not)]);
+    else q.push([`filter.${key}`, filterText(v)]);
+  }
+  // Scope and context only matter for property filters, and only then are they sent.
+  if (props.length > 0 || f.property_scope !== undefined || f.context !== undefined) q.push(['property_scope', f.property_scope], ['context', f.context]);
+  return q;
+}
+
+/** Filters compare against the property's JSON text: booleans as true/false, numbers in plain form. */
+function filterText(v: string | number | boolean): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function headerText(reply: Reply, name: string): string {
+  const v = reply.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+function invalid(message: string): WorkbenchUsageError {
+  return new WorkbenchUsageError('INVALID_ARGUMENT', message);
+}
