@@ -41,19 +41,20 @@ export class ScriptedServer {
   ) {}
 
   static async start(): Promise<ScriptedServer> {
-    let self: ScriptedServer | undefined;
+    // The handlers need the instance, which needs the bound port: filled in after listen.
+    const box: { self?: ScriptedServer } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void self?.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+      req.on('end', () => void box.self?.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
     });
     server.on('connection', (s) => {
-      self?.track(s);
+      box.self?.track(s);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    self = new ScriptedServer(server, `http://127.0.0.1:${port}`);
-    return self;
+    box.self = new ScriptedServer(server, `http://127.0.0.1:${port}`);
+    return box.self;
   }
 
   get port(): number {
