@@ -96,7 +96,9 @@ function readBody(req: IncomingMessage, max: number): Promise<{ body: Uint8Array
     let size = 0;
     const done = (tooLarge: boolean): void => {
       req.off('data', onData);
-      resolve(tooLarge ? { body: new Uint8Array(0), tooLarge } : { body: Buffer.concat(chunks), tooLarge });
+      // A plain Uint8Array of its own: the handler never sees Node's pooled Buffers, whose
+      // `slice` shares memory and whose `buffer` is larger than the body.
+      resolve(tooLarge ? { body: new Uint8Array(0), tooLarge } : { body: concat(chunks, size), tooLarge });
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
@@ -110,6 +112,16 @@ function readBody(req: IncomingMessage, max: number): Promise<{ body: Uint8Array
     // A client that goes away mid-body gets no answer anyway; what arrived is handled as sent.
     req.once('error', () => done(false));
   });
+}
+
+function concat(chunks: readonly Buffer[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 function send(res: ServerResponse, answer: HandledResponse): void {
