@@ -33,10 +33,14 @@ export function prepareLayer(layer: RenderLayer): PreparedLayer {
     const c = value === 1 && layer.color ? layer.color : labelColor(value);
     labelRgb.set(c, value * 3);
   }
+  // A frame shorter than its dimensions say would be read past its end; such a layer (or a
+  // NaN opacity) is left out rather than drawn with garbage.
+  const complete = frame.length >= v.dims[0] * v.dims[1] * v.dims[2];
+  const opacity = complete && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
   return {
     volume: v,
     frame,
-    opacity: Math.min(Math.max(layer.opacity, 0), 1),
+    opacity,
     isLabel: v.isLabel,
     low: layer.levelWindow.level - window / 2,
     scale: 1 / window,
@@ -67,25 +71,84 @@ export function toIndexDelta(l: PreparedLayer, d: Vec3): Vec3 {
  * Nearest neighbour, as MITK draws slices with texture interpolation off.
  */
 export function blendSample(l: PreparedLayer, fi: number, fj: number, fk: number, rgb: Float32Array, o: number): void {
-  const i = Math.round(fi);
-  const j = Math.round(fj);
-  const k = Math.round(fk);
-  const dims = l.volume.dims;
-  if (i < 0 || j < 0 || k < 0 || i >= dims[0] || j >= dims[1] || k >= dims[2]) return;
-  const v = l.frame[i + dims[0] * (j + dims[1] * k)]!;
-  const a = l.opacity;
-  if (l.isLabel) {
-    const value = Math.round(v);
-    if (value <= 0) return;
-    const t = Math.min(value, 255) * 3;
-    rgb[o] = rgb[o]! * (1 - a) + l.labelRgb[t]! * a;
-    rgb[o + 1] = rgb[o + 1]! * (1 - a) + l.labelRgb[t + 1]! * a;
-    rgb[o + 2] = rgb[o + 2]! * (1 - a) + l.labelRgb[t + 2]! * a;
+  blendSpan(l, fi, fj, fk, 0, 0, 0, rgb, o, 1);
+}
+
+/**
+ * Blends `count` samples along a straight line in index space, starting at (fi, fj, fk) and
+ * stepping by (di, dj, dk), over consecutive pixels of `rgb` from offset `o`. This is the
+ * renderer's inner loop, so it is written flat: locals only, no calls, no allocation, and the
+ * colour of a voxel is worked out once for the run of pixels that shows it.
+ * A sample is inside the volume when its rounded index is: Math.round(f) lies in [0, n) exactly
+ * when f lies in [-0.5, n - 0.5).
+ */
+export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, di: number, dj: number, dk: number, rgb: Float32Array, o: number, count: number): void {
+  const [nx, ny, nz] = l.volume.dims;
+  const nxy = nx * ny;
+  // Along a row of a standard view of an axis-aligned image only one index moves: the other two
+  // are checked and folded into a base offset once.
+  const moving = (di !== 0 ? 1 : 0) + (dj !== 0 ? 1 : 0) + (dk !== 0 ? 1 : 0);
+  if (moving <= 1) {
+    let f = fi;
+    let d = di;
+    let n = nx;
+    let stride = 1;
+    if (dj !== 0) [f, d, n, stride] = [fj, dj, ny, nx];
+    else if (dk !== 0) [f, d, n, stride] = [fk, dk, nz, nxy];
+    const fixedOk = (stride === 1 || (fi >= -0.5 && fi < nx - 0.5)) && (stride === nx || (fj >= -0.5 && fj < ny - 0.5)) && (stride === nxy || (fk >= -0.5 && fk < nz - 0.5));
+    if (!fixedOk) return;
+    const base = (stride === 1 ? 0 : Math.round(fi)) + (stride === nx ? 0 : nx * Math.round(fj)) + (stride === nxy ? 0 : nxy * Math.round(fk));
+    blendLine(l, f, d, n - 0.5, base, stride, rgb, o, count);
     return;
   }
-  let g = (v - l.low) * l.scale;
-  g = g < 0 ? 0 : g > 1 ? 1 : g;
-  rgb[o] = rgb[o]! * (1 - a) + g * l.tint[0] * a;
-  rgb[o + 1] = rgb[o + 1]! * (1 - a) + g * l.tint[1] * a;
-  rgb[o + 2] = rgb[o + 2]! * (1 - a) + g * l.tint[2] * a;
+  const hi = nx - 0.5;
+  const hj = ny - 0.5;
+  const hk = nz - 0.5;
+  for (let c = 0; c < count; c++, o += 3, fi += di, fj += dj, fk += dk) {
+    if (fi < -0.5 || fj < -0.5 || fk < -0.5 || fi >= hi || fj >= hj || fk >= hk) continue;
+    blendLine(l, 0, 0, 1, Math.round(fi) + nx * Math.round(fj) + nxy * Math.round(fk), 1, rgb, o, 1);
+  }
+}
+
+/** Blends voxels base + stride·round(f + c·d), for c < count, where f stays in [-0.5, limit). */
+function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: number, stride: number, rgb: Float32Array, o: number, count: number): void {
+  const frame = l.frame;
+  const a = l.opacity;
+  const keep = 1 - a;
+  const label = l.isLabel;
+  const table = l.labelRgb;
+  const low = l.low;
+  const scale = l.scale;
+  const [t0, t1, t2] = l.tint;
+  let last = -1;
+  let show = false;
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  for (let c = 0; c < count; c++, o += 3, f += d) {
+    if (f < -0.5 || f >= limit) continue;
+    const at = base + stride * Math.round(f);
+    if (at !== last) {
+      last = at;
+      if (label) {
+        const value = Math.round(frame[at]!);
+        show = value > 0;
+        const t = (value < 255 ? value : 255) * 3;
+        c0 = table[t]! * a;
+        c1 = table[t + 1]! * a;
+        c2 = table[t + 2]! * a;
+      } else {
+        let g = (frame[at]! - low) * scale;
+        g = g < 0 ? 0 : g > 1 ? 1 : g;
+        show = true;
+        c0 = g * t0 * a;
+        c1 = g * t1 * a;
+        c2 = g * t2 * a;
+      }
+    }
+    if (!show) continue;
+    rgb[o] = rgb[o]! * keep + c0;
+    rgb[o + 1] = rgb[o + 1]! * keep + c1;
+    rgb[o + 2] = rgb[o + 2]! * keep + c2;
+  }
 }

@@ -1,29 +1,61 @@
 import type { Rgb, RgbaImage } from './types.js';
 
-/** Float RGB (0..1) to 8-bit RGBA, opaque. */
+/** Fills a float RGB buffer (0..1 per channel) with one colour. */
+export function fillRgb(rgb: Float32Array, color: Rgb): void {
+  const [r, g, b] = color;
+  for (let o = 0; o < rgb.length; o += 3) {
+    rgb[o] = r;
+    rgb[o + 1] = g;
+    rgb[o + 2] = b;
+  }
+}
+
+/** Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. */
 export function toRgba(width: number, height: number, rgb: Float32Array): RgbaImage {
   const data = new Uint8Array(width * height * 4);
   for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
-    data[o] = Math.round(Math.min(Math.max(rgb[i]!, 0), 1) * 255);
-    data[o + 1] = Math.round(Math.min(Math.max(rgb[i + 1]!, 0), 1) * 255);
-    data[o + 2] = Math.round(Math.min(Math.max(rgb[i + 2]!, 0), 1) * 255);
+    const r = rgb[i]!;
+    const g = rgb[i + 1]!;
+    const b = rgb[i + 2]!;
+    data[o] = Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255);
+    data[o + 1] = Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255);
+    data[o + 2] = Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255);
     data[o + 3] = 255;
   }
   return { width, height, data };
 }
 
+/** An opaque image of one colour. */
 export function filled(width: number, height: number, color: Rgb): RgbaImage {
   const data = new Uint8Array(width * height * 4);
-  const r = Math.round(color[0] * 255);
-  const g = Math.round(color[1] * 255);
-  const b = Math.round(color[2] * 255);
-  for (let o = 0; o < data.length; o += 4) {
-    data[o] = r;
-    data[o + 1] = g;
-    data[o + 2] = b;
-    data[o + 3] = 255;
-  }
+  fillRect({ width, height, data }, 0, 0, width, height, color);
   return { width, height, data };
+}
+
+/** Paints an opaque rectangle, clipped to the image. */
+export function fillRect(image: RgbaImage, x: number, y: number, w: number, h: number, color: Rgb): void {
+  const x0 = Math.max(0, x);
+  const y0 = Math.max(0, y);
+  const x1 = Math.min(image.width, x + w);
+  const y1 = Math.min(image.height, y + h);
+  if (x1 <= x0 || y1 <= y0) return;
+  const r = to8(color[0]);
+  const g = to8(color[1]);
+  const b = to8(color[2]);
+  const data = image.data;
+  for (let row = y0; row < y1; row++) {
+    for (let o = (row * image.width + x0) * 4, end = (row * image.width + x1) * 4; o < end; o += 4) {
+      data[o] = r;
+      data[o + 1] = g;
+      data[o + 2] = b;
+      data[o + 3] = 255;
+    }
+  }
+}
+
+/** A 0..1 channel as a byte (clamped; NaN is 0). */
+export function to8(v: number): number {
+  return Math.round((v > 0 ? (v < 1 ? v : 1) : 0) * 255);
 }
 
 /** Copies `src` into `dst` at (x, y), clipped to `dst`. */

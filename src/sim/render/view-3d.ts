@@ -1,13 +1,21 @@
 import type { Vec3 } from '../volume.js';
-import { cameraFrame, dot } from './camera-frame.js';
-import { blendSample, prepareLayer, toIndex, type PreparedLayer } from './layer-sampler.js';
+import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
+import { blendSpan, prepareLayer, type PreparedLayer } from './layer-sampler.js';
 import { toRgba } from './pixels.js';
 import type { RenderLayer, RgbaImage, View3D } from './types.js';
 
 /** Where a slice plane shows no data it is drawn in this grey, so its extent stays visible. */
 const PLANE_GREY = 0.22;
+/** MITK's 3D default background: a vertical gradient, dark blue at the top to black. */
 const SKY_TOP: Vec3 = [0.1, 0.12, 0.3];
 const SKY_BOTTOM: Vec3 = [0, 0, 0];
+/** Vertical field of view of a 3D camera that has none (VTK's default view angle). */
+const FALLBACK_ANGLE = 30;
+
+interface Bounds {
+  min: Vec3;
+  max: Vec3;
+}
 
 /**
  * The 3D window: the orthogonal slice planes, textured with the layers, seen in perspective.
@@ -19,10 +27,13 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
   const rgb = new Float32Array(W * H * 3);
   for (let py = 0; py < H; py++) {
     const t = H > 1 ? py / (H - 1) : 0;
+    const r = SKY_TOP[0] * (1 - t) + SKY_BOTTOM[0] * t;
+    const g = SKY_TOP[1] * (1 - t) + SKY_BOTTOM[1] * t;
+    const b = SKY_TOP[2] * (1 - t) + SKY_BOTTOM[2] * t;
     for (let px = 0, o = py * W * 3; px < W; px++, o += 3) {
-      rgb[o] = SKY_TOP[0] * (1 - t) + SKY_BOTTOM[0] * t;
-      rgb[o + 1] = SKY_TOP[1] * (1 - t) + SKY_BOTTOM[1] * t;
-      rgb[o + 2] = SKY_TOP[2] * (1 - t) + SKY_BOTTOM[2] * t;
+      rgb[o] = r;
+      rgb[o + 1] = g;
+      rgb[o + 2] = b;
     }
   }
   const bounds = view.bounds;
@@ -30,51 +41,69 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
 
   const prepared: PreparedLayer[] = layers.map(prepareLayer).filter((l) => l.opacity > 0);
   const f = cameraFrame(view.camera);
-  const o = view.camera.position;
-  const perPixel = (2 * Math.tan((((view.camera.perspective_angle ?? 30) * Math.PI) / 180) / 2)) / H;
+  const [o0, o1, o2] = view.camera.position;
+  const angle = view.camera.perspective_angle;
+  const perPixel = (2 * Math.tan((((angle !== null && angle > 0 && angle < 180 ? angle : FALLBACK_ANGLE) * Math.PI) / 180) / 2)) / H;
   const span = Math.max(bounds.max[0] - bounds.min[0], bounds.max[1] - bounds.min[1], bounds.max[2] - bounds.min[2]);
   const eps = span * 1e-9;
-  const planes = view.planes.map((p) => ({ ...p, q: dot(p.planePoint, p.planeNormal) }));
-  const hit: Vec3 = [0, 0, 0];
+  const [lo0, lo1, lo2] = [bounds.min[0] - eps, bounds.min[1] - eps, bounds.min[2] - eps];
+  const [hi0, hi1, hi2] = [bounds.max[0] + eps, bounds.max[1] + eps, bounds.max[2] + eps];
+  // Per plane, flat for the inner loop: its normal and the plane's offset from the camera along it.
+  const planes = view.planes;
+  const count = planes.length;
+  const geometry = new Float64Array(count * 4);
+  planes.forEach((p, k) => {
+    geometry.set(p.planeNormal, k * 4);
+    geometry[k * 4 + 3] = dot(p.planePoint, p.planeNormal) - dot(view.camera.position, p.planeNormal);
+  });
+  const { dop, right, up } = f;
+  const box = screenBox(f, view.camera.position, bounds, perPixel, W, H);
 
-  for (let py = 0; py < H; py++) {
+  for (let py = box.y0; py < box.y1; py++) {
     const yn = (H / 2 - py - 0.5) * perPixel;
-    for (let px = 0; px < W; px++) {
+    for (let px = box.x0; px < box.x1; px++) {
       const xn = (px + 0.5 - W / 2) * perPixel;
-      const d: Vec3 = [f.dop[0] + f.right[0] * xn + f.up[0] * yn, f.dop[1] + f.right[1] * xn + f.up[1] * yn, f.dop[2] + f.right[2] * xn + f.up[2] * yn];
+      const d0 = dop[0] + right[0] * xn + up[0] * yn;
+      const d1 = dop[1] + right[1] * xn + up[1] * yn;
+      const d2 = dop[2] + right[2] * xn + up[2] * yn;
       let best = Infinity;
       let bestPlane = -1;
-      for (let k = 0; k < planes.length; k++) {
-        const p = planes[k]!;
-        const denom = dot(d, p.planeNormal);
-        if (Math.abs(denom) < 1e-12) continue;
-        const t = (p.q - dot(o, p.planeNormal)) / denom;
+      for (let k = 0, g = 0; k < count; k++, g += 4) {
+        const denom = d0 * geometry[g]! + d1 * geometry[g + 1]! + d2 * geometry[g + 2]!;
+        if (denom < 1e-12 && denom > -1e-12) continue;
+        const t = geometry[g + 3]! / denom;
         if (t <= 0 || t >= best) continue;
-        const x = o[0] + d[0] * t;
-        const y = o[1] + d[1] * t;
-        const z = o[2] + d[2] * t;
-        if (x < bounds.min[0] - eps || x > bounds.max[0] + eps || y < bounds.min[1] - eps || y > bounds.max[1] + eps || z < bounds.min[2] - eps || z > bounds.max[2] + eps) continue;
+        const x = o0 + d0 * t;
+        const y = o1 + d1 * t;
+        const z = o2 + d2 * t;
+        if (x < lo0 || x > hi0 || y < lo1 || y > hi1 || z < lo2 || z > hi2) continue;
         best = t;
         bestPlane = k;
       }
       if (bestPlane < 0) continue;
-      hit[0] = o[0] + d[0] * best;
-      hit[1] = o[1] + d[1] * best;
-      hit[2] = o[2] + d[2] * best;
+      const h0 = o0 + d0 * best;
+      const h1 = o1 + d1 * best;
+      const h2 = o2 + d2 * best;
       const at = (py * W + px) * 3;
       const plane = planes[bestPlane]!;
       // The plane's outline, about one pixel wide at this depth, in the plane's colour.
-      const edge = best * perPixel * Math.hypot(d[0], d[1], d[2]);
-      if (onEdge(hit, plane.planeNormal, bounds, edge)) {
-        rgb.set(plane.color, at);
+      const edge = best * perPixel * Math.sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+      if (onEdge(h0, h1, h2, plane.planeNormal, bounds, edge)) {
+        rgb[at] = plane.color[0];
+        rgb[at + 1] = plane.color[1];
+        rgb[at + 2] = plane.color[2];
         continue;
       }
       rgb[at] = PLANE_GREY;
       rgb[at + 1] = PLANE_GREY;
       rgb[at + 2] = PLANE_GREY;
       for (const l of prepared) {
-        const idx = toIndex(l, hit);
-        blendSample(l, idx[0], idx[1], idx[2], rgb, at);
+        const org = l.volume.origin;
+        const m = l.inv;
+        const x = h0 - org[0];
+        const y = h1 - org[1];
+        const z = h2 - org[2];
+        blendSpan(l, m[0]! * x + m[1]! * y + m[2]! * z, m[3]! * x + m[4]! * y + m[5]! * z, m[6]! * x + m[7]! * y + m[8]! * z, 0, 0, 0, rgb, at, 1);
       }
     }
   }
@@ -82,10 +111,36 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
 }
 
 /** Whether a point of a plane lies within `edge` of the bounds along an in-plane axis. */
-function onEdge(p: Vec3, normal: Vec3, bounds: { min: Vec3; max: Vec3 }, edge: number): boolean {
-  for (let a = 0; a < 3; a++) {
-    if (Math.abs(normal[a]!) > 0.9) continue;
-    if (p[a]! - bounds.min[a]! < edge || bounds.max[a]! - p[a]! < edge) return true;
+function onEdge(p0: number, p1: number, p2: number, normal: Vec3, bounds: Bounds, edge: number): boolean {
+  if (Math.abs(normal[0]) <= 0.9 && (p0 - bounds.min[0] < edge || bounds.max[0] - p0 < edge)) return true;
+  if (Math.abs(normal[1]) <= 0.9 && (p1 - bounds.min[1] < edge || bounds.max[1] - p1 < edge)) return true;
+  return Math.abs(normal[2]) <= 0.9 && (p2 - bounds.min[2] < edge || bounds.max[2] - p2 < edge);
+}
+
+/**
+ * The pixel rectangle that can show the box: the screen extent of its eight corners, widened by
+ * two pixels. A ray outside it cannot meet the box (the box's image is the hull of its corners'),
+ * so those pixels keep the background without casting. With a corner at or behind the camera
+ * the projection is unbounded and the whole window is cast.
+ */
+function screenBox(f: CameraFrame, eye: Vec3, bounds: Bounds, perPixel: number, W: number, H: number): { x0: number; y0: number; x1: number; y1: number } {
+  const all = { x0: 0, y0: 0, x1: W, y1: H };
+  let xmin = Infinity;
+  let xmax = -Infinity;
+  let ymin = Infinity;
+  let ymax = -Infinity;
+  for (let c = 0; c < 8; c++) {
+    const corner: Vec3 = [c & 1 ? bounds.max[0] : bounds.min[0], c & 2 ? bounds.max[1] : bounds.min[1], c & 4 ? bounds.max[2] : bounds.min[2]];
+    const v = sub(corner, eye);
+    const depth = dot(v, f.dop);
+    if (!(depth > 1e-9)) return all;
+    const sx = dot(v, f.right) / depth / perPixel + W / 2 - 0.5;
+    const sy = H / 2 - 0.5 - dot(v, f.up) / depth / perPixel;
+    xmin = Math.min(xmin, sx);
+    xmax = Math.max(xmax, sx);
+    ymin = Math.min(ymin, sy);
+    ymax = Math.max(ymax, sy);
   }
-  return false;
+  const clamp = (v: number, hi: number): number => Math.min(Math.max(v, 0), hi);
+  return { x0: clamp(Math.floor(xmin) - 2, W), x1: clamp(Math.ceil(xmax) + 3, W), y0: clamp(Math.floor(ymin) - 2, H), y1: clamp(Math.ceil(ymax) + 3, H) };
 }
