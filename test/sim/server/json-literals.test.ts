@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { FloatLiteral, JsonSyntaxError, parseJson, plain, writeJson } from '../../../src/sim/json-literals.js';
+
+test('parseJson keeps whether a number was written with a fraction or exponent', () => {
+  const v = parseJson(' { "a" : 1 , "b":1.0,"c":[ -2, 3e2, 0.5E-1 ], "d" : { "e" : -0 } } ') as Record<string, unknown>;
+  assert.equal(v.a, 1);
+  assert.deepEqual(v.b, new FloatLiteral(1));
+  assert.deepEqual(v.c, [-2, new FloatLiteral(300), new FloatLiteral(0.05)]);
+  assert.equal(Object.is((v.d as { e: number }).e, -0), true);
+});
+
+test('parseJson agrees with JSON.parse on strings, escapes, duplicates and __proto__', () => {
+  const text = '{"s":"a\\"b\\\\c\\u00e9\\n","__proto__":{"x":1},"k":1,"k":2,"t":true,"f":false,"n":null,"e":[],"o":{}}';
+  const ours = parseJson(text) as Record<string, unknown>;
+  assert.deepEqual(plain(ours), JSON.parse(text));
+  assert.equal(Object.getPrototypeOf(ours), Object.prototype, '__proto__ stays an own key');
+  assert.deepEqual(Object.keys(ours), Object.keys(JSON.parse(text)));
+});
+
+test('parseJson matches JSON.parse on any JSON value (property-based)', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      const text = JSON.stringify(value);
+      assert.deepEqual(plain(parseJson(text)), JSON.parse(text));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('parseJson rejects what JSON.parse rejects, with a JsonSyntaxError', () => {
+  for (const bad of ['{', '[1,]', "{'a':1}", '01', '1.', 'NaN', '{"a" 1}']) {
+    assert.throws(() => parseJson(bad), JsonSyntaxError, bad);
+  }
+});
+
+test('writeJson writes float literals with a fraction and everything else as JSON.stringify does', () => {
+  assert.equal(writeJson({ a: new FloatLiteral(1), b: [new FloatLiteral(-0.5), new FloatLiteral(1e21)], c: 1, d: 'x', e: null, f: undefined }), '{"a":1.0,"b":[-0.5,1e+21],"c":1,"d":"x","e":null}');
+  assert.equal(writeJson(new FloatLiteral(Number.NaN)), 'null');
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      assert.equal(writeJson(value), JSON.stringify(value));
+    }),
+    { numRuns: 200 },
+  );
+});
