@@ -156,8 +156,12 @@ export class Nodes {
       if (info.transfer_modes.includes('file-reference')) mode = 'file-reference';
     }
     if (mode !== 'file-reference') return mode;
-    const access = await this.discovery.fileAccess(call);
-    if (!access.restrictions_active) return mode;
+    // Older servers have no file-access endpoint (bare 404); the server still enforces its policy.
+    const access = await this.discovery.fileAccess(call).catch((err: unknown) => {
+      if (err instanceof WorkbenchApiError && err.status === 404 && err.code === 'HTTP_404') return null;
+      throw err;
+    });
+    if (!access?.restrictions_active) return mode;
     const real = await referencePath(file);
     if (await insideAllowed(real, access.allowed_paths)) return mode;
     if (call.transfer === undefined) return 'direct';
