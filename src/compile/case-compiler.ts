@@ -8,6 +8,7 @@ import type { IncludeArgs } from '../steps/include.js';
 import { isStepKind, registry } from '../steps/registry.js';
 import { STEP_KINDS, type StepDefinition, type StepKind } from '../steps/step-definition.js';
 import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
+import { defaultsOf } from './defaults.js';
 import type { PlanSpan, PlanStep } from './plan.js';
 import { stepSchema } from './schemas.js';
 import { DEF_MESSAGES, type LoadedFile, type Session } from './session.js';
@@ -155,10 +156,9 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
     }
   }
   for (const [k, v] of Object.entries(args.vars)) vars.set(k, v);
-  const defaultsNode = entry(file.root, 'defaults')?.value;
-  const ownDefaults = defaultsNode ? (expandNode(defaultsNode, scopeOf(), () => undefined) as Record<string, Record<string, unknown>>) : {};
+  const ownDefaults = defaultsOf(entry(file.root, 'defaults')?.value, scopeOf(), () => undefined);
   const defaults: Record<string, Record<string, unknown>> = { ...frame.defaults };
-  for (const [k, v] of Object.entries(ownDefaults ?? {})) defaults[k] = { ...(frame.defaults[k] ?? {}), ...v };
+  for (const [k, v] of Object.entries(ownDefaults)) defaults[k] = { ...(frame.defaults[k] ?? {}), ...v };
   compileSteps(session, { file, scope: scopeOf(), defaults, stack: [...frame.stack, resolve(args.file)], via: [...frame.via, span] }, state, out);
 }
 

@@ -4,6 +4,7 @@ import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
+import { defaultsOf } from './defaults.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
 import { Session, type LoadedFile } from './session.js';
 import type { CaseState } from './step-context.js';
@@ -71,8 +72,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, v);
 
   const workbench = compileWorkbench(session, file, scope);
-  const defaultsNode = entry(root, 'defaults')?.value;
-  const defaults = (defaultsNode ? expandNode(defaultsNode, scope, onTemplate) : {}) as Record<string, Record<string, unknown>>;
+  const defaults = defaultsOf(entry(root, 'defaults')?.value, scope, onTemplate);
 
   let foreach: Foreach | undefined;
   const foreachNode = entry(root, 'foreach')?.value;
@@ -149,3 +149,4 @@ function compileWorkbench(session: Session, file: LoadedFile, scope: Scope): Pla
   }
   return out;
 }
+

@@ -15,7 +15,7 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
       version: { description: 'Playbook format version.', const: 1 },
       name: { description: 'Shown in plans and reports; default: the file name.', type: 'string', minLength: 1 },
       description: { type: 'string' },
-      tags: { description: 'Select playbooks with `--tag`.', type: 'array', items: { type: 'string', pattern: '^[A-Za-z0-9_.:-]+$' } },
+      tags: { description: 'Select playbooks with `--tag`.', type: 'array', items: { description: 'A tag: letters, digits, `_`, `.`, `:` and `-`.', type: 'string', pattern: '^[A-Za-z0-9_.:-]+$' } },
       workbench: object({
         url: { description: 'Workbench base URL, e.g. ${env.WORKBENCH_URL}; none: the embedded reference workbench.', type: 'string' },
         token: { description: 'API token; write ${env.NAME}, never the token itself.', type: 'string' },

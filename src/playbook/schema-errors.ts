@@ -159,7 +159,7 @@ function describe(err: ErrorObject, path: (string | number)[], root: Schema, dat
     case 'minLength':
       return { code: 'BAD_VALUE', path, onKey: false, message: `${name} must not be empty` };
     case 'pattern':
-      return { code: 'BAD_VALUE', path, onKey: false, message: `${name} \`${String(value)}\` is not well formed`, hint: typeof parent.description === 'string' ? parent.description : `it must match ${String(p.pattern)}` };
+      return { code: 'BAD_VALUE', path, onKey: false, message: `${name} \`${String(value)}\` is not well formed`, hint: typeof parent.description === 'string' ? parent.description : `the allowed form is ${String(p.pattern)}` };
     case 'minProperties': {
       const keys = Object.keys((parent.properties as Schema | undefined) ?? {});
       return { code: 'MISSING_FIELD', path, onKey: false, message: `${name} needs one of: ${keys.join(', ')}`, hint: `add one of ${keys.join(', ')}` };
