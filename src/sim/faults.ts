@@ -84,9 +84,10 @@ export function parseFaults(spec: string): FaultSpec {
       bad(`${kind} takes no '=' value`);
     }
     if (at >= 0) parseTrigger(item.slice(at + 1), rule, bad);
+    checkRule(rule, `fault item '${item}'`);
     out.rules.push(rule);
   }
-  return checkFaults(out);
+  return out;
 }
 
 function parseTrigger(text: string, rule: FaultRule, bad: (why: string) => never): void {
@@ -100,7 +101,8 @@ function parseTrigger(text: string, rule: FaultRule, bad: (why: string) => never
       const nth = /#(\d+)$/.exec(token);
       rule.path = nth ? token.slice(0, nth.index) : token;
       if (nth) rule.nth = Number(nth[1]);
-    } else if (/^([A-Z]+|\*)$/.test(token)) rule.method = token === '*' ? undefined : token;
+    } else if (token === '*') delete rule.method;
+    else if (/^[A-Z]+$/.test(token)) rule.method = token;
     else bad(`'${token}' is not a method, a /path, #N or rate=R`);
   }
 }
@@ -109,20 +111,24 @@ function parseTrigger(text: string, rule: FaultRule, bad: (why: string) => never
 export function checkFaults(spec: FaultSpec): FaultSpec {
   if (typeof spec !== 'object' || spec === null || !Array.isArray(spec.rules)) throw new FaultSpecError('faults must be {seed?, rules: [...]}');
   if (spec.seed !== undefined && !Number.isSafeInteger(spec.seed)) throw new FaultSpecError(`seed must be a whole number, got ${spec.seed}`);
-  spec.rules.forEach((rule, i) => {
-    const where = `fault rule ${i + 1} (${rule.kind})`;
-    if (!(FAULT_KINDS as readonly string[]).includes(rule.kind)) throw new FaultSpecError(`${where}: unknown kind; use ${FAULT_KINDS.join(', ')}`);
-    if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) throw new FaultSpecError(`${where}: rate must be from 0 to 1, got ${rule.rate}`);
-    if (rule.nth !== undefined && !(Number.isSafeInteger(rule.nth) && rule.nth >= 1)) throw new FaultSpecError(`${where}: #N counts from 1, got ${rule.nth}`);
-    if (rule.nth !== undefined && rule.rate !== undefined) throw new FaultSpecError(`${where}: give either #N or rate=R, not both`);
-    if (rule.path !== undefined && !rule.path.startsWith('/')) throw new FaultSpecError(`${where}: the path must start with '/', got '${rule.path}'`);
-    if (rule.kind === 'latency') {
-      const [min, max] = rule.latencyMs ?? [NaN, NaN];
-      if (!(min >= 0 && max >= min)) throw new FaultSpecError(`${where}: latencyMs must be [min, max] with 0 <= min <= max`);
-    } else if (rule.latencyMs !== undefined) throw new FaultSpecError(`${where}: latencyMs only applies to latency rules`);
-    if (rule.retryAfter !== undefined && !(rule.retryAfter >= 0)) throw new FaultSpecError(`${where}: retryAfter must be seconds >= 0`);
-  });
+  spec.rules.forEach((rule, i) => checkRule(rule, `fault rule ${i + 1} (${rule.kind})`));
   return spec;
+}
+
+function checkRule(rule: FaultRule, where: string): void {
+  const bad = (why: string): never => {
+    throw new FaultSpecError(`${where}: ${why}`);
+  };
+  if (!(FAULT_KINDS as readonly string[]).includes(rule.kind)) bad(`unknown kind; use ${FAULT_KINDS.join(', ')}`);
+  if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) bad(`rate must be from 0 to 1, got ${rule.rate}`);
+  if (rule.nth !== undefined && !(Number.isSafeInteger(rule.nth) && rule.nth >= 1)) bad(`#N counts from 1, got ${rule.nth}`);
+  if (rule.nth !== undefined && rule.rate !== undefined) bad('give either #N or rate=R, not both');
+  if (rule.path !== undefined && !rule.path.startsWith('/')) bad(`the path must start with '/', got '${rule.path}'`);
+  if (rule.kind === 'latency') {
+    const [min, max] = rule.latencyMs ?? [NaN, NaN];
+    if (!(min >= 0 && max >= min)) bad('latencyMs must be [min, max] with 0 <= min <= max');
+  } else if (rule.latencyMs !== undefined) bad('latencyMs only applies to latency rules');
+  if (rule.retryAfter !== undefined && !(rule.retryAfter >= 0)) bad('retryAfter must be seconds >= 0');
 }
 
 function pathRegExp(pattern: string): RegExp {
