@@ -43,7 +43,7 @@ abstract class Editor {
   }
 
   /** The editor's canvas: all its windows, without toolbars or side panels. */
-  screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
+  async screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
     return captureScreenshot(this.t, `${this.path}/screenshot`, opts);
   }
 }

@@ -79,12 +79,12 @@ export class Nodes {
   ) {}
 
   /** Every node matching `filter`, across all pages. */
-  list(filter: NodeFilter = {}, call?: CallOptions): Promise<NodeInfo[]> {
+  async list(filter: NodeFilter = {}, call?: CallOptions): Promise<NodeInfo[]> {
     return this.#pages('/datastorage/nodes', filterQuery(filter), call);
   }
 
   /** Direct children of `uid`, across all pages. */
-  children(uid: string, filter: Omit<NodeFilter, 'hierarchy' | 'parent_uid'> = {}, call?: CallOptions): Promise<NodeInfo[]> {
+  async children(uid: string, filter: Omit<NodeFilter, 'hierarchy' | 'parent_uid'> = {}, call?: CallOptions): Promise<NodeInfo[]> {
     return this.#pages(`${nodePath(uid)}/children`, filterQuery(filter), call);
   }
 
@@ -261,7 +261,7 @@ export class Nodes {
     };
   }
 
-  #patch(uid: string, values: Record<string, PropertyValue>, call: CallOptions | undefined): Promise<PatchResult> {
+  async #patch(uid: string, values: Record<string, PropertyValue>, call: CallOptions | undefined): Promise<PatchResult> {
     return this.t.send({ method: 'PATCH', path: propPath(uid), json: values, call }).then((r) => patchResult(r, Object.keys(values)));
   }
 

@@ -56,7 +56,7 @@ export class Rendering {
   }
 
   /** The whole application window. */
-  screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
+  async screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
     return captureScreenshot(this.t, '/rendering/screenshot', opts);
   }
 }

@@ -84,7 +84,7 @@ export abstract class RenderWindow {
     await this.send({ method: 'PUT', path: `${this.path}/selected-slice`, json: { step }, call });
   }
 
-  screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
+  async screenshot(opts?: ScreenshotOptions & CallOptions): Promise<Screenshot> {
     this.check();
     return captureScreenshot(this.t, `${this.path}/screenshot`, opts);
   }
@@ -96,7 +96,7 @@ export abstract class RenderWindow {
     return v.value;
   }
 
-  setNodeVisible(uid: string, visible: boolean, call?: CallOptions): Promise<PatchResult> {
+  async setNodeVisible(uid: string, visible: boolean, call?: CallOptions): Promise<PatchResult> {
     if (typeof visible !== 'boolean') throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: visible must be true or false`);
     return this.#writeNodeProperty(uid, { visible }, call);
   }
@@ -108,7 +108,7 @@ export abstract class RenderWindow {
     return v.value;
   }
 
-  setNodeLayer(uid: string, layer: number, call?: CallOptions): Promise<PatchResult> {
+  async setNodeLayer(uid: string, layer: number, call?: CallOptions): Promise<PatchResult> {
     if (!Number.isInteger(layer)) throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: a layer is an integer, got ${layer}`);
     return this.#writeNodeProperty(uid, { layer }, call);
   }
