@@ -1,5 +1,6 @@
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import { checkImage } from './render-error.js';
 import type { RgbaImage } from './types.js';
 
 /** Qt's default JPEG quality, which the workbench uses for its grabs. */
@@ -10,6 +11,7 @@ const JPEG_QUALITY = 75;
  * grabs RGBA (colour type 6); `alpha` picks which. Both encoders are deterministic.
  */
 export function encodeImage(image: RgbaImage, format: 'png' | 'jpeg', options: { alpha?: boolean } = {}): Buffer {
+  checkImage('image to encode', image);
   if (format === 'jpeg') {
     return jpeg.encode({ width: image.width, height: image.height, data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength) }, JPEG_QUALITY).data;
   }

@@ -1,3 +1,4 @@
+import { checkDimension, checkImage } from './render-error.js';
 import type { RgbaImage } from './types.js';
 
 /**
@@ -6,6 +7,9 @@ import type { RgbaImage } from './types.js';
  * so strong reductions do not alias; enlargements are plain bilinear.
  */
 export function resizeImage(image: RgbaImage, width: number, height: number): RgbaImage {
+  checkImage('image to resize', image);
+  checkDimension('resize width', width);
+  checkDimension('resize height', height);
   if (width === image.width && height === image.height) return { width, height, data: image.data.slice() };
   const { width: sw, height: sh, data: src } = image;
   const out = new Uint8Array(width * height * 4);
