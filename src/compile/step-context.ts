@@ -112,12 +112,32 @@ export class StepContext implements StepCompileContext {
     if (this.state.aliases.has(value) || this.state.names.has(value)) return { ref: value };
     const known = [...this.state.aliases, ...this.state.names];
     const near = closest(value, known);
+    const later = this.laterDefinition(value);
     this.error(
       'UNKNOWN_NODE',
       path,
       `no earlier step defines the node \`${value}\``,
-      near !== undefined ? `did you mean \`${near}\`?` : `give it an alias with \`load: { file: …, as: ${value} }\` before this step, or write uid:<UID> or name:<name> for a node already in the workbench`,
+      later !== undefined
+        ? `it is defined later, at line ${later}: move that step before this one`
+        : near !== undefined
+          ? `did you mean \`${near}\`?`
+          : `give it an alias with \`load: { file: …, as: ${value} }\` before this step, or write uid:<UID> or name:<name> for a node already in the workbench`,
     );
+    return undefined;
+  }
+
+  /** The line of a later `load` in this file that gives the alias or name, if any. */
+  private laterDefinition(value: string): number | undefined {
+    const here = this.kindSpan().line;
+    for (const item of this.file.steps?.items ?? []) {
+      if (item.type !== 'map' || item.entries[0]?.key !== 'load') continue;
+      const body = item.entries[0].value;
+      if (body.type !== 'map') continue;
+      const named = body.entries.find((e) => (e.key === 'as' || e.key === 'name') && e.value.type === 'scalar' && e.value.value === value);
+      if (!named) continue;
+      const line = this.file.source.position(item.start).line;
+      if (line > here) return line;
+    }
     return undefined;
   }
 
