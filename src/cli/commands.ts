@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { registerDemoData } from './demo-data.js';
 import { registerPlan } from './plan.js';
 import { registerSchema } from './schema.js';
+import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 
 /**
@@ -15,4 +16,5 @@ export const commands: RegisterCommand[] = [
   registerValidate,
   registerPlan,
   registerSchema,
+  registerServe,
 ];

@@ -40,7 +40,7 @@ test('/config/file-access: unrestricted and allowed-directories forms', async ()
     await withWorkbench({ allowedDirs: [dir], maxTempDirsPerIp: 2 }, async (wb) => {
       const { data } = (await wb.call('GET', '/config/file-access')).json;
       assert.deepEqual(data, { mode: 'allowed-directories', restrictions_active: true, allowed_paths: [dir], max_active_temp_dirs_per_ip: 2 });
-      assert.equal(resolve(data.allowed_paths[0]), dir);
+      assert.equal(resolve(String(data.allowed_paths[0])), dir);
     });
   });
 });

@@ -162,7 +162,7 @@ test('GET data: direct bytes with data_<uid>.nrrd, file reference as bare JSON; 
     const volume = smallVolume({ dims: [5, 4, 3], spacing: [0.5, 0.5, 2] });
     const up = await wb.call('POST', '/datastorage/nodes?name=CT', { body: imageBytes('nrrd', volume), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
     const uid = up.json.data.uid;
-    for (const headers of [{}, { 'x-mitk-transfer-mode': 'direct' }, { accept: OCTET }, { 'x-mitk-transfer-mode': 'direct', accept: 'application/json' }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { 'x-mitk-transfer-mode': 'direct' }, { accept: OCTET }, { 'x-mitk-transfer-mode': 'direct', accept: 'application/json' }]) {
       const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, { headers });
       assert.equal(a.status, 200);
       assert.equal(a.headers.get('content-type'), OCTET, JSON.stringify(headers));
@@ -172,7 +172,7 @@ test('GET data: direct bytes with data_<uid>.nrrd, file reference as bare JSON; 
       assert.deepEqual([...back.frames[0]!], [...volume.frames[0]!]);
     }
     // An unknown mode value is ignored as the real server does (SPEC 1.2 hints at a 406): Accept decides.
-    for (const headers of [{ 'x-mitk-transfer-mode': 'file-reference' }, { accept: 'application/json' }, { 'x-mitk-transfer-mode': 'bogus', accept: 'application/json' }]) {
+    for (const headers of <Array<Record<string, string>>>[{ 'x-mitk-transfer-mode': 'file-reference' }, { accept: 'application/json' }, { 'x-mitk-transfer-mode': 'bogus', accept: 'application/json' }]) {
       const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, { headers });
       assert.equal(a.status, 200);
       assert.equal(a.json.data, undefined, 'bare JSON, no envelope');

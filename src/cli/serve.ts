@@ -1,0 +1,109 @@
+// The fault grammar is tiny and import-free, so `--help` can show it without loading the server.
+import { FAULT_SPEC_HELP } from '../sim/faults.js';
+import type { RegisterCommand } from './commands.js';
+
+const EXIT_USAGE = 2;
+const EXIT_FAILURE = 1;
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+interface ServeOptions {
+  host: string;
+  port: string;
+  token?: string;
+  allowedDir?: string[];
+  open?: string[];
+  inactive?: string[];
+  faults?: string;
+  events?: string;
+  rateLimit?: string;
+  clientAccess?: string;
+  allowRemote?: boolean;
+}
+
+const FAULT_HELP = `\n${FAULT_SPEC_HELP}\n\nThe token can also come from the WBPLAY_TOKEN environment variable; it is never printed.`;
+
+/** The flag behind each option the workbench may refuse. */
+const FLAGS: Record<string, string> = { open: '--open', faults: '--faults', allowedDirs: '--allowed-dir', token: '--token', port: '--port', inactive: '--inactive' };
+
+export const registerServe: RegisterCommand = (program, setExitCode) => {
+  program
+    .command('serve')
+    .description('run the reference workbench: the workbench REST API under /api/v1, with a software renderer')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '8080')
+    .option('--token <token>', 'require Authorization: Bearer <token> (default: $WBPLAY_TOKEN)')
+    .option('--allowed-dir <dir>', 'restrict file-reference paths to this directory (repeatable)', collect)
+    .option('--open <file>', 'load an image file at start (repeatable)', collect)
+    .option('--inactive <editor>', 'start an editor closed: stdmulti or mxn (repeatable)', collect)
+    .option('--faults <spec>', 'inject faults for testing clients (see below)')
+    .option('--events <file>', 'append one JSON line per request to this file')
+    .option('--rate-limit <n>', 'requests per minute and client IP (no limit by default)')
+    .option('--client-access <mode>', 'localhost (default) or all client IPs', 'localhost')
+    .option('--allow-remote', 'allow a non-loopback --host without a token')
+    .addHelpText('after', FAULT_HELP)
+    .action(async (opts: ServeOptions) => {
+      const usage = (message: string): void => {
+        console.error(`wbplay serve: ${message}`);
+        setExitCode(EXIT_USAGE);
+      };
+      const port = /^\d{1,5}$/.test(opts.port) ? Number(opts.port) : NaN;
+      if (!(port >= 0 && port <= 65535)) return usage(`--port must be a number from 0 to 65535, got '${opts.port}'`);
+      const token = opts.token ?? (process.env.WBPLAY_TOKEN || undefined);
+      // Without a token anyone who can reach a non-loopback interface could load, read and change data.
+      if (!LOOPBACK_HOSTS.has(opts.host) && token === undefined && !opts.allowRemote) {
+        return usage(`--host ${opts.host} is reachable from other machines; set --token (or WBPLAY_TOKEN), or pass --allow-remote to serve without one`);
+      }
+      const inactive = opts.inactive ?? [];
+      const badEditor = inactive.find((e) => e !== 'stdmulti' && e !== 'mxn');
+      if (badEditor !== undefined) return usage(`--inactive takes stdmulti or mxn, got '${badEditor}'`);
+      if (opts.clientAccess !== 'localhost' && opts.clientAccess !== 'all') return usage(`--client-access takes localhost or all, got '${opts.clientAccess}'`);
+      const rate = opts.rateLimit === undefined ? undefined : /^\d+$/.test(opts.rateLimit) ? Number(opts.rateLimit) : NaN;
+      if (rate !== undefined && !(rate >= 1)) return usage(`--rate-limit must be a whole number of requests per minute (1 or more), got '${opts.rateLimit}'`);
+
+      const { startReferenceWorkbench, WorkbenchConfigError } = await import('../sim/index.js');
+      let handle;
+      try {
+        handle = await startReferenceWorkbench({
+          host: opts.host,
+          port,
+          token,
+          allowedDirs: opts.allowedDir,
+          open: opts.open,
+          inactive: inactive as Array<'stdmulti' | 'mxn'>,
+          faults: opts.faults,
+          events: opts.events,
+          rateLimitPerMinute: rate,
+          clientAccess: opts.clientAccess,
+        });
+      } catch (err) {
+        if (err instanceof WorkbenchConfigError) return usage(`${FLAGS[err.option] ?? err.option}${err.message.slice(err.option.length)}`);
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') console.error(`wbplay serve: port ${port} on ${opts.host} is in use; choose another --port (0 picks a free one)`);
+        else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') console.error(`wbplay serve: cannot listen on ${opts.host}; use an address of this machine`);
+        else console.error(`wbplay serve: cannot start: ${err instanceof Error ? err.message : String(err)}`);
+        setExitCode(EXIT_FAILURE);
+        return;
+      }
+      console.log(`wbplay reference workbench listening on ${handle.url} (API at ${handle.url}/api/v1${token === undefined ? '' : ', bearer token required'})`);
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      try {
+        await handle.stop();
+        console.log('wbplay reference workbench stopped');
+        setExitCode(0);
+      } catch (err) {
+        console.error(`wbplay serve: ${err instanceof Error ? err.message : String(err)}`);
+        setExitCode(EXIT_FAILURE);
+      }
+    });
+};
