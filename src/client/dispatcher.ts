@@ -25,5 +25,8 @@ export function createDispatcher(target: URL, opts: ProxyOptions): Dispatcher {
   const httpsProxy = pick('https_proxy');
   if (httpProxy === '' && httpsProxy === '') return new Agent(agentOpts);
   // Explicit values (never undefined) so undici does not read process.env behind our back.
-  return new EnvHttpProxyAgent({ ...agentOpts, httpProxy, httpsProxy: httpsProxy || httpProxy, noProxy: pick('no_proxy') });
+  // http:// targets are forwarded in absolute form rather than tunnelled: many proxies only
+  // allow CONNECT to TLS ports, and a workbench usually listens on 8080-8099.
+  const options = { ...agentOpts, httpProxy, httpsProxy: httpsProxy || httpProxy, noProxy: pick('no_proxy'), proxyTunnel: false };
+  return new EnvHttpProxyAgent(options as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
 }

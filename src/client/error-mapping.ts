@@ -120,7 +120,8 @@ function codeOf(err: unknown, depth = 0): NetworkErrorCode | null {
   const c = typeof err.code === 'string' ? err.code : '';
   if (c in BY_ERRNO) return BY_ERRNO[c] ?? null;
   if (c.startsWith('ERR_TLS') || c.startsWith('CERT_') || c.includes('SELF_SIGNED') || c.startsWith('UNABLE_TO_')) return 'TLS_FAILURE';
-  if (c === 'UND_ERR_ABORTED' || c === 'ABORT_ERR') return 'ABORTED';
+  // Not aborted by us (checked before): undici aborts a request itself when a proxy refuses a tunnel.
+  if (c === 'UND_ERR_ABORTED' || c === 'ABORT_ERR') return 'PROXY_FAILURE';
   // Happy-eyeballs connects report every address's failure in an AggregateError.
   if (Array.isArray(err.errors)) for (const e of err.errors) {
     const inner = codeOf(e, depth + 1);
