@@ -15,6 +15,8 @@ export interface RunStartInfo {
  * fan-out, and each reporter turns them into output and knows nothing else.
  */
 export interface Reporter {
+  /** How failures of this reporter are named (e.g. `html`); the fan-out falls back to the class name. */
+  readonly name?: string;
   onRunStart?(info: RunStartInfo): void | Promise<void>;
   onCaseStart?(c: CaseInfo, worker: number): void;
   onStepStart?(c: CaseInfo, step: StepInfo): void;
@@ -25,4 +27,12 @@ export interface Reporter {
   /** Something a person should see that is not a step result (e.g. a golden was written). */
   onNotice?(message: string): void;
   onRunEnd?(result: RunResult): void | Promise<void>;
+}
+
+/** Where a console reporter writes: `process.stdout`, or anything with `write` (tests capture it). */
+export interface OutputStream {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+  rows?: number;
 }

@@ -1,0 +1,88 @@
+import { closest } from '../diagnostics/did-you-mean.js';
+import type { RunResult } from '../run/result.js';
+import { useColor } from './colors.js';
+import { ReporterFanout } from './fan-out.js';
+import { HtmlReporter, writeHtmlReport } from './html.js';
+import { JsonReporter, writeJsonReport } from './json.js';
+import { JunitReporter, writeJunitReport } from './junit.js';
+import { LineReporter } from './line.js';
+import { ReportError } from './report-error.js';
+import type { OutputStream, Reporter } from './reporter.js';
+import { TaskListReporter } from './tasklist.js';
+
+export const REPORTER_NAMES = ['tasklist', 'line', 'json', 'junit', 'html'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+/** The report files, in the order `merge-reports` writes them. */
+export const FILE_REPORTERS = ['json', 'junit', 'html'] as const satisfies readonly ReporterName[];
+
+export interface ReporterSetup {
+  outputDir: string;
+  /** Where console reporters write (usually `process.stdout`). */
+  stream: OutputStream;
+  isTTY: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Without `--reporter`: the live task list on a terminal, lines elsewhere, and the JSON and HTML files. */
+export function defaultReporterNames(isTTY: boolean): ReporterName[] {
+  return [isTTY ? 'tasklist' : 'line', 'json', 'html'];
+}
+
+/**
+ * Reads `--reporter` values: repeated options and comma-separated lists alike, duplicates
+ * dropped. An unknown name is a usage error with a suggestion.
+ */
+export function parseReporterNames(values: readonly string[]): ReporterName[] {
+  const names: ReporterName[] = [];
+  for (const raw of values.flatMap((v) => v.split(','))) {
+    const name = raw.trim();
+    if (name === '') continue;
+    if (!isReporterName(name)) {
+      const guess = closest(name, REPORTER_NAMES);
+      throw new ReportError(
+        'UNKNOWN_REPORTER',
+        `unknown reporter "${name}"${guess ? ` (did you mean "${guess}"?)` : ''}`,
+        `choose from ${REPORTER_NAMES.join(', ')}; separate several with commas`,
+      );
+    }
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+function isReporterName(name: string): name is ReporterName {
+  return (REPORTER_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The reporters of `--reporter` (or the default set when none is given) behind one fan-out,
+ * which the runner calls and the CLI asks for reporter failures afterwards.
+ */
+export function createReporters(names: readonly string[] | undefined, setup: ReporterSetup): ReporterFanout {
+  const chosen = names && names.length > 0 ? parseReporterNames(names) : defaultReporterNames(setup.isTTY);
+  const color = useColor(setup.isTTY, setup.env);
+  const reporters = chosen.map((name): Reporter => {
+    switch (name) {
+      case 'tasklist':
+        return new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
+      case 'line':
+        return new LineReporter({ stream: setup.stream, color });
+      case 'json':
+        return new JsonReporter(setup.outputDir);
+      case 'junit':
+        return new JunitReporter(setup.outputDir);
+      case 'html':
+        return new HtmlReporter(setup.outputDir);
+    }
+  });
+  return new ReporterFanout(reporters);
+}
+
+/** Writes report files for a result that did not come from a live run (merged shards); returns their paths. */
+export async function writeReportFiles(result: RunResult, outputDir: string, formats: readonly (typeof FILE_REPORTERS)[number][] = FILE_REPORTERS): Promise<string[]> {
+  const writers = { json: writeJsonReport, junit: writeJunitReport, html: writeHtmlReport };
+  const paths: string[] = [];
+  for (const format of formats) paths.push(await writers[format](result, outputDir));
+  return paths;
+}

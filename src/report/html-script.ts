@@ -1,0 +1,126 @@
+/**
+ * The report's script, inlined and allowed by the page's Content-Security-Policy through its
+ * hash (so nothing injected into the page could run even if escaping were ever wrong). The
+ * page reads fully without it; it adds filters, the slider and blink views, zoom and the
+ * step arguments, which are rendered on demand from the embedded JSON so that a cohort of
+ * thousands of cases does not build thousands of hidden argument trees.
+ */
+export const HTML_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var doc = document;
+  function all(sel, root) { return Array.prototype.slice.call((root || doc).querySelectorAll(sel)); }
+  function press(group, button) { all('button', group).forEach(function (b) { b.setAttribute('aria-pressed', String(b === button)); }); }
+
+  // Missing images (an artefact folder not downloaded with the report) show their path instead.
+  function broken(img) { var f = img.closest('figure'); if (f) f.classList.add('broken'); }
+  doc.addEventListener('error', function (e) { if (e.target && e.target.tagName === 'IMG') broken(e.target); }, true);
+  all('img').forEach(function (img) { if (img.complete && img.naturalWidth === 0) broken(img); });
+
+  // The share of each status in the summary bar (style attributes would be refused by the page's policy).
+  all('.bar i').forEach(function (i) { i.style.flexGrow = i.getAttribute('data-share'); });
+
+  // Filters: the summary tiles choose statuses, the search box matches names, playbooks and studies.
+  var filter = 'all';
+  var search = doc.getElementById('search');
+  var cases = all('.case');
+  var shown = doc.getElementById('shown');
+  function applyFilter() {
+    var words = (search && search.value || '').toLowerCase().split(/\s+/).filter(Boolean);
+    var n = 0;
+    cases.forEach(function (c) {
+      var st = c.getAttribute('data-status');
+      var ok = filter === 'all' || (filter === 'problems' ? (st === 'failed' || st === 'error') : st === filter);
+      var text = c.getAttribute('data-search') || '';
+      for (var i = 0; ok && i < words.length; i++) ok = text.indexOf(words[i]) >= 0;
+      c.hidden = !ok;
+      if (ok) n++;
+    });
+    if (shown) shown.textContent = n + ' of ' + cases.length + ' cases shown';
+  }
+  all('[data-filter]').forEach(function (tile) {
+    tile.addEventListener('click', function () {
+      var f = tile.getAttribute('data-filter');
+      filter = filter === f ? 'all' : f;
+      all('[data-filter]').forEach(function (t) { t.setAttribute('aria-pressed', String(t.getAttribute('data-filter') === filter)); });
+      applyFilter();
+    });
+  });
+  if (search) search.addEventListener('input', applyFilter);
+  applyFilter();
+
+  // Image comparisons: side by side, slider (swipe) or blink; zoom fit, 1x, 2x, 4x.
+  all('.compare').forEach(function (box) {
+    var timer = null;
+    var blink = box.querySelector('.blink');
+    var label = box.querySelector('.blink-label');
+    var range = box.querySelector('.slider-controls input');
+    var over = box.querySelector('.swipe .over');
+    var handle = box.querySelector('.swipe .handle');
+    var zoom = 'fit';
+
+    function showBlink(actual) {
+      if (!blink) return;
+      blink.classList.toggle('show-actual', actual);
+      if (label) { label.textContent = actual ? 'Actual' : 'Expected'; label.className = 'blink-label ' + (actual ? 'actual' : 'expected'); }
+    }
+    function stopBlink() { if (timer) { clearInterval(timer); timer = null; } }
+    function startBlink() {
+      stopBlink();
+      timer = setInterval(function () { showBlink(!blink.classList.contains('show-actual')); }, 600);
+    }
+    function setMode(mode) {
+      box.setAttribute('data-mode', mode);
+      all('.view', box).forEach(function (v) { v.hidden = v.getAttribute('data-view') !== mode; });
+      if (mode === 'blink') { showBlink(false); startBlink(); } else stopBlink();
+    }
+    function sizeImage(img) {
+      if (zoom === 'fit') { img.style.width = ''; return; }
+      if (img.naturalWidth > 0) img.style.width = (img.naturalWidth * Number(zoom)) + 'px';
+    }
+    function setZoom(z) {
+      zoom = z;
+      box.classList.toggle('zoom-fit', z === 'fit');
+      all('img', box).forEach(sizeImage);
+    }
+    function setSwipe(pct) {
+      if (over) over.style.clipPath = 'inset(0 0 0 ' + pct + '%)';
+      if (handle) handle.style.left = 'calc(' + pct + '% - 1px)';
+    }
+    all('img', box).forEach(function (img) { img.addEventListener('load', function () { sizeImage(img); }); });
+    all('[data-mode]', box.querySelector('.modes')).forEach(function (b) {
+      b.addEventListener('click', function () { press(b.parentNode, b); setMode(b.getAttribute('data-mode')); });
+    });
+    all('[data-zoom]', box).forEach(function (b) {
+      b.addEventListener('click', function () { press(b.parentNode, b); setZoom(b.getAttribute('data-zoom')); });
+    });
+    if (range) range.addEventListener('input', function () { setSwipe(Number(range.value)); });
+    if (blink) blink.addEventListener('click', function () {
+      if (timer) stopBlink(); else startBlink();
+      showBlink(!blink.classList.contains('show-actual'));
+    });
+    setSwipe(range ? Number(range.value) : 50);
+    setZoom('fit');
+    setMode('side');
+  });
+
+  // Step arguments, as planned and as run, from the embedded JSON.
+  var dataEl = doc.getElementById('wbplay-args');
+  var args = null;
+  all('.args-toggle').forEach(function (b) {
+    b.addEventListener('click', function () {
+      var pre = b.closest('.step').querySelector('pre.args');
+      if (!pre) return;
+      if (!pre.textContent) {
+        if (args === null) args = dataEl ? JSON.parse(dataEl.textContent || '{}') : {};
+        var entry = args[b.getAttribute('data-key')] || {};
+        var text = 'as planned:\n' + JSON.stringify(entry.args, null, 2);
+        if (entry.resolvedArgs !== undefined) text += '\n\nas run:\n' + JSON.stringify(entry.resolvedArgs, null, 2);
+        pre.textContent = text;
+      }
+      pre.hidden = !pre.hidden;
+      b.setAttribute('aria-expanded', String(!pre.hidden));
+    });
+  });
+})();
+`;

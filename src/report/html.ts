@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../compare/atomic-write.js';
+import type { CaseResult, RunResult, Status } from '../run/result.js';
+import { caseMarkup, type CaseMarkupContext } from './html-case.js';
+import { esc, jsonForScript } from './html-escape.js';
+import { HTML_SCRIPT } from './html-script.js';
+import { HTML_STYLE } from './html-style.js';
+import type { Reporter } from './reporter.js';
+import { formatDuration, formatSummary } from './report-text.js';
+
+export const HTML_REPORT_FILE = 'report.html';
+
+export interface HtmlOptions {
+  /** The folder the report is written to; artefact paths are made relative to it. */
+  outputDir?: string;
+}
+
+/** Cases that need a look come first; the others keep the run's order. */
+const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed: 2 };
+
+/**
+ * One self-contained page a person opens from CI artefacts: the verdict and counts at the top,
+ * failing cases first and open, each step with its status, time, attempts, error and source
+ * position, and image assertions with expected / actual / diff. No network: the style and
+ * script are inline, images are the artefact files next to it.
+ */
+export function renderHtml(result: RunResult, options: HtmlOptions = {}): string {
+  const ctx: CaseMarkupContext = { args: {}, ...(options.outputDir ? { outputDir: options.outputDir } : {}) };
+  const ordered = result.cases.map((c, i) => ({ c, i })).sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
+  const body = ordered.map(({ c }, position) => caseMarkup(c, position, ctx)).join('\n');
+  const data = jsonForScript(ctx.args);
+  const title = `wbplay report: ${result.status} (${formatSummary(result.summary)})`;
+  // Only this style and this script may run: an injected <script> or on* attribute would not.
+  const csp = [
+    "default-src 'none'",
+    "img-src 'self' file: data: blob:",
+    `style-src '${hash(HTML_STYLE)}'`,
+    `script-src '${hash(HTML_SCRIPT)}'`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(title)}</title>`,
+    `<style>${HTML_STYLE}</style>`,
+    '</head>',
+    '<body>',
+    header(result),
+    '<main>',
+    runDetails(result),
+    '<div class="toolbar"><input id="search" type="search" placeholder="Filter by case, playbook or study" aria-label="Filter cases"><span class="count" id="shown"></span></div>',
+    result.cases.length > 0 ? `<div id="cases">\n${body}\n</div>` : '<p class="empty">No cases ran.</p>',
+    '</main>',
+    `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
+    `<script type="application/json" id="wbplay-args">${data}</script>`,
+    `<script>${HTML_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+export async function writeHtmlReport(result: RunResult, outputDir: string): Promise<string> {
+  const path = join(outputDir, HTML_REPORT_FILE);
+  await writeFileAtomic(path, renderHtml(result, { outputDir }));
+  return path;
+}
+
+export class HtmlReporter implements Reporter {
+  readonly name = 'html';
+  constructor(private readonly outputDir: string) {}
+
+  async onRunEnd(result: RunResult): Promise<void> {
+    await writeHtmlReport(result, this.outputDir);
+  }
+}
+
+function header(result: RunResult): string {
+  const s = result.summary;
+  const wb = result.provenance.workbench;
+  const where = wb ? [wb.name, wb.engine_version ? `engine ${wb.engine_version}` : undefined].filter(Boolean).join(' ') : '';
+  const meta = [`Started ${result.startedAt}`, `took ${formatDuration(result.durationMs)}`, where ? `on ${where}` : ''].filter(Boolean).join(' · ');
+  const tile = (filter: string, count: number, label: string): string =>
+    `<button type="button" class="tile ${filter}" data-filter="${filter}" aria-pressed="false"><b>${count}</b><span>${label}</span></button>`;
+  const bar = (['passed', 'failed', 'error', 'skipped'] as const)
+    .filter((k) => s[k] > 0)
+    .map((k) => `<i class="${k}" data-share="${s.total > 0 ? s[k] / s.total : 0}" title="${s[k]} ${k}"></i>`)
+    .join('');
+  return [
+    '<header class="top">',
+    `<div class="top-row"><span class="brand">wbplay report</span><span class="verdict ${result.status}">${result.status.toUpperCase()}</span></div>`,
+    `<div class="meta">${esc(meta)}</div>`,
+    '<div class="tiles">',
+    tile('all', s.total, s.total === 1 ? 'case' : 'cases'),
+    tile('passed', s.passed, 'passed'),
+    tile('failed', s.failed, 'failed'),
+    tile('error', s.error, s.error === 1 ? 'error' : 'errors'),
+    tile('skipped', s.skipped, 'skipped'),
+    '</div>',
+    `<div class="bar" aria-hidden="true">${bar}</div>`,
+    '</header>',
+  ].join('\n');
+}
+
+/** Provenance: what ran, where, with which versions, so a figure can be traced back. */
+function runDetails(result: RunResult): string {
+  const p = result.provenance;
+  const rows: Array<[string, string]> = [
+    ['Started', result.startedAt],
+    ['Duration', formatDuration(result.durationMs)],
+    ['Result', formatSummary(result.summary)],
+  ];
+  const wb = p.workbench;
+  if (wb?.name) rows.push(['Workbench', wb.name]);
+  if (wb?.url) rows.push(['Workbench URL', wb.url]);
+  if (wb?.engine_version) rows.push(['Engine version', wb.engine_version]);
+  if (wb?.api_version) rows.push(['API version', wb.api_version]);
+  rows.push(['wbplay', p.wbplay]);
+  for (const b of p.playbooks) rows.push(['Playbook', `${b.path} (sha256 ${b.sha256})`]);
+  const workbenches = distinctWorkbenches(result.cases);
+  if (workbenches.length > 1) rows.push(['Workbenches', workbenches.join(', ')]);
+  return `<details class="run"><summary>Run details</summary><dl>${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl></details>`;
+}
+
+function distinctWorkbenches(cases: readonly CaseResult[]): string[] {
+  return [...new Set(cases.map((c) => c.workbench).filter((w): w is string => w !== undefined))];
+}
+
+function hash(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}

@@ -1,0 +1,104 @@
+import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../run/result.js';
+import { createPalette, paintStatus, type Palette } from './colors.js';
+import type { OutputStream, Reporter, RunStartInfo } from './reporter.js';
+import { formatDuration, formatError, formatImage, formatSpan, formatSummary, printable, problemLines, stepLabel } from './report-text.js';
+
+export interface LineReporterOptions {
+  stream: OutputStream;
+  /** Decided by the caller from the stream and the environment (see `useColor`). */
+  color?: boolean;
+}
+
+/**
+ * One line per finished step, per retry and per finished case, then a summary: output that
+ * reads well in a CI log or a pipe, where nothing can be redrawn. Lines of parallel cases
+ * interleave, so each carries its case name.
+ */
+export class LineReporter implements Reporter {
+  readonly name = 'line';
+  private readonly stream: OutputStream;
+  private readonly palette: Palette;
+  private total = 0;
+  /** Case keys finished so far; a case retried on another workbench counts once. */
+  private readonly finished = new Set<string>();
+
+  constructor(options: LineReporterOptions) {
+    this.stream = options.stream;
+    this.palette = createPalette(options.color ?? false);
+  }
+
+  onRunStart(info: RunStartInfo): void {
+    this.total = info.cases.length;
+    const cases = `${info.cases.length} case${info.cases.length === 1 ? '' : 's'}`;
+    const workers = `${info.workers} worker${info.workers === 1 ? '' : 's'}`;
+    this.write(`Running ${cases} on ${printable(info.workbench)} with ${workers}; output in ${printable(info.outputDir)}`);
+  }
+
+  onStepRetry(c: CaseInfo, step: StepInfo, attempt: Attempt, delayMs: number): void {
+    const why = attempt.error ? formatError(attempt.error) : 'failed';
+    this.write(`${this.prefix(c, step)} … ${this.palette.yellow(`attempt ${attempt.n} failed`)}: ${printable(why)}; retrying in ${formatDuration(delayMs)}`);
+  }
+
+  onStepEnd(c: CaseInfo, result: StepResult): void {
+    const p = this.palette;
+    const tries = result.attempts.length > 1 ? `, ${result.attempts.length} attempts` : '';
+    if (result.status === 'skipped') {
+      const reason = result.skippedReason ? `: ${printable(result.skippedReason)}` : '';
+      this.write(`${this.prefix(c, result)} … ${paintStatus(p, 'skipped')}${reason}`);
+      return;
+    }
+    this.write(`${this.prefix(c, result)} … ${paintStatus(p, result.status)} (${formatDuration(result.durationMs)}${tries})`);
+    if (result.status === 'passed') return;
+    const details: string[] = [];
+    if (result.error) details.push(formatError(result.error));
+    if (result.image) {
+      if (!result.error || result.error.message !== result.image.message) details.push(result.image.message);
+      const numbers = formatImage(result.image);
+      if (numbers) details.push(numbers);
+    }
+    if (result.error?.hint) details.push(`hint: ${result.error.hint}`);
+    for (const artefact of result.artefacts) {
+      if (artefact.kind === 'diff' || artefact.kind === 'actual') details.push(`${artefact.kind}: ${artefact.path}`);
+    }
+    details.push(`at ${formatSpan(result.span)}`);
+    for (const detail of details) this.write(indent(printable(detail), '    '));
+  }
+
+  onCaseEnd(result: CaseResult): void {
+    this.finished.add(`${result.playbook}\u0000${result.id}`);
+    const count = this.total > 0 ? this.palette.dim(` [${this.finished.size}/${this.total}]`) : '';
+    this.write(`${this.palette.bold(printable(result.name))} ${paintStatus(this.palette, result.status)} in ${formatDuration(result.durationMs)}${count}`);
+  }
+
+  onNotice(message: string): void {
+    this.write(`${this.palette.cyan('notice')}: ${printable(message)}`);
+  }
+
+  onRunEnd(result: RunResult): void {
+    const problems = problemLines(result);
+    if (problems.length > 0) {
+      this.write('');
+      this.write(this.palette.red('Failures:'));
+      for (const line of problems) this.write(`  ${printable(line)}`);
+    }
+    this.write('');
+    const verdict = paintStatus(this.palette, result.status, result.status.toUpperCase());
+    this.write(`${verdict} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`);
+  }
+
+  private prefix(c: CaseInfo, step: StepInfo): string {
+    return `${printable(c.name)} › ${printable(stepLabel(step))}`;
+  }
+
+  private write(line: string): void {
+    this.stream.write(`${line}\n`);
+  }
+}
+
+/** Continuation lines of a multi-line message stay under their first line. */
+function indent(text: string, by: string): string {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
+}

@@ -1,0 +1,136 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { RESULT_VERSION, summarize, type CaseResult, type Provenance, type RunResult, type Status } from '../run/result.js';
+import { readRunResult } from './read-report.js';
+import { ReportError } from './report-error.js';
+
+/** One shard's result and the folder it was written to (its artefact paths are relative to it). */
+export interface ShardResult {
+  result: RunResult;
+  dir: string;
+}
+
+/** A run fails when a case failed, errs when a case erred, is skipped when every case was. */
+export function runStatus(cases: readonly CaseResult[]): Status {
+  if (cases.some((c) => c.status === 'failed')) return 'failed';
+  if (cases.some((c) => c.status === 'error')) return 'error';
+  if (cases.length > 0 && cases.every((c) => c.status === 'skipped')) return 'skipped';
+  return 'passed';
+}
+
+/** Reads `report.json` from each shard folder and merges them (see `mergeRunResults`). */
+export async function mergeReports(dirs: readonly string[], outputDir: string): Promise<RunResult> {
+  const shards: ShardResult[] = [];
+  for (const dir of dirs) shards.push({ result: await readRunResult(dir), dir });
+  return mergeRunResults(shards, outputDir);
+}
+
+/**
+ * Merges the results of the shards of one run into the result an unsharded run would have
+ * given: every case once, in a stable order (playbook, then case id), the summary and status
+ * recomputed, the earliest start and the whole span as the duration, and artefact paths made
+ * relative to the merged output folder so the merged HTML report finds the shards' images.
+ */
+export function mergeRunResults(shards: readonly ShardResult[], outputDir: string): RunResult {
+  if (shards.length === 0) throw new ReportError('NO_REPORTS', 'no shard reports to merge', 'give the output folders of the shards, e.g. `wbplay merge-reports shard-*/ --out merged`');
+  const provenance = mergeProvenance(shards.map((s) => s.result.provenance));
+  const seen = new Map<string, string>();
+  const cases: CaseResult[] = [];
+  for (const shard of shards) {
+    for (const c of shard.result.cases) {
+      const key = `${c.playbook}\u0000${c.id}`;
+      const other = seen.get(key);
+      if (other !== undefined) {
+        throw new ReportError('SHARDS_OVERLAP', `case "${c.id}" of ${c.playbook} is in the reports of both ${other} and ${shard.dir}`, 'merge the shards of one run only (same playbook, same --shard n, each index once)');
+      }
+      seen.set(key, shard.dir);
+      cases.push(relocateCase(c, shard.dir, outputDir));
+    }
+  }
+  sortCases(cases, provenance.playbooks.map((p) => p.path));
+
+  const spans = shards.map((s) => {
+    const start = Date.parse(s.result.startedAt);
+    if (Number.isNaN(start)) throw new ReportError('REPORT_INVALID', `the report in ${s.dir} has a startedAt that is not a date: ${JSON.stringify(s.result.startedAt)}`, 'run that shard again');
+    return { start, end: start + s.result.durationMs };
+  });
+  const start = Math.min(...spans.map((s) => s.start));
+  const end = Math.max(...spans.map((s) => s.end));
+
+  return {
+    version: RESULT_VERSION,
+    startedAt: new Date(start).toISOString(),
+    durationMs: end - start,
+    status: runStatus(cases),
+    provenance,
+    cases,
+    summary: summarize(cases),
+  };
+}
+
+/** Playbooks in the order the run had them, then case ids in natural order (`s2` before `s10`). */
+export function sortCases(cases: CaseResult[], playbookOrder: readonly string[]): void {
+  const rank = new Map(playbookOrder.map((p, i) => [p, i]));
+  const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
+  const plain = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  cases.sort((a, b) => {
+    const ra = rank.get(a.playbook) ?? Number.MAX_SAFE_INTEGER;
+    const rb = rank.get(b.playbook) ?? Number.MAX_SAFE_INTEGER;
+    if (ra !== rb) return ra - rb;
+    // Ties of the collator (ids that differ only in ways it ignores) fall back to code points,
+    // so the order is total and the same on every machine.
+    return plain(a.playbook, b.playbook) || natural.compare(a.id, b.id) || plain(a.id, b.id);
+  });
+}
+
+function mergeProvenance(all: readonly Provenance[]): Provenance {
+  const playbooks: Provenance['playbooks'] = [];
+  const known = new Set<string>();
+  for (const p of all) {
+    for (const b of p.playbooks) {
+      const key = `${b.path}\u0000${b.sha256}`;
+      if (!known.has(key)) {
+        known.add(key);
+        playbooks.push({ path: b.path, sha256: b.sha256 });
+      }
+    }
+  }
+  const merged: Provenance = { playbooks, wbplay: distinct(all.map((p) => p.wbplay)).join(', ') };
+  const workbench = agreeing(all.map((p) => p.workbench));
+  if (workbench) merged.workbench = workbench;
+  return merged;
+}
+
+/**
+ * The workbench fields every shard agrees on. Shards usually ran on different machines, so a
+ * URL that differs is left out here; each case still names the workbench that ran it.
+ */
+function agreeing(all: ReadonlyArray<Provenance['workbench']>): Provenance['workbench'] {
+  const present = all.filter((w): w is NonNullable<typeof w> => w !== undefined);
+  if (present.length === 0) return undefined;
+  const keys = ['name', 'url', 'engine_version', 'api_version'] as const;
+  const out: NonNullable<Provenance['workbench']> = {};
+  for (const key of keys) {
+    const values = distinct(present.map((w) => w[key]));
+    const only = values[0];
+    if (values.length === 1 && only !== undefined && present.every((w) => w[key] !== undefined)) out[key] = only;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function distinct<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+function relocateCase(c: CaseResult, fromDir: string, toDir: string): CaseResult {
+  return {
+    ...c,
+    steps: c.steps.map((s) => ({ ...s, artefacts: s.artefacts.map((a) => ({ ...a, path: relocate(a.path, fromDir, toDir) })) })),
+  };
+}
+
+/** A path relative to the shard folder, made relative to the merged folder; absolute paths stay. */
+export function relocate(path: string, fromDir: string, toDir: string): string {
+  if (isAbsolute(path)) return path;
+  const moved = relative(resolve(toDir), resolve(fromDir, path));
+  return sep === '/' ? moved : moved.split(sep).join('/');
+}

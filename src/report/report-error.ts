@@ -1,0 +1,28 @@
+/**
+ * Why reports could not be made: a stable code for scripts and tests, a message saying what
+ * is wrong and where, a hint saying what to do.
+ */
+export type ReportErrorCode =
+  /** `--reporter` named a reporter that does not exist. */
+  | 'UNKNOWN_REPORTER'
+  /** A shard folder has no `report.json`, or it cannot be read. */
+  | 'REPORT_NOT_FOUND'
+  /** A `report.json` that is not JSON or not a run result. */
+  | 'REPORT_INVALID'
+  /** A `report.json` written by a wbplay whose result shape this one does not read. */
+  | 'REPORT_VERSION'
+  /** Shards that cannot belong to one run (the same case in two of them). */
+  | 'SHARDS_OVERLAP'
+  /** Nothing to merge. */
+  | 'NO_REPORTS';
+
+export class ReportError extends Error {
+  constructor(
+    readonly code: ReportErrorCode,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'ReportError';
+  }
+}
