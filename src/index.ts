@@ -20,3 +20,5 @@ export type { CompileOptions, CompileResult, Plan, PlanCase, PlanStep, PlanSpan,
 export { PlaybookError } from './diagnostics/diagnostic.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.js';
 export { renderDiagnostics } from './diagnostics/render.js';
+export { startReferenceWorkbench } from './sim/server.js';
+export type { ReferenceWorkbenchHandle, ReferenceWorkbenchOptions } from './sim/server.js';
