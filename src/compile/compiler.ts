@@ -102,7 +102,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
         const other = writers.get(out);
         if (other === undefined) writers.set(out, name);
         else if (other !== name) {
-          session.error('OUTPUT_COLLISION', `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`, `put \${${foreach?.as ?? 'study'}.name} in the output path`, span);
+          session.error('OUTPUT_COLLISION', `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`, `put \${${foreach?.as ?? 'study'}.name} in the output path`, span());
         }
       }
     }

@@ -15,8 +15,8 @@ export interface CaseState {
   /** Cells of the last layout step; undefined when no layout step ran or its document is unknown. */
   layoutCells: readonly string[] | undefined;
   inputs: Set<string>;
-  /** Output file -> where it is written, to catch two writers. */
-  outputs: Map<string, Span>;
+  /** Output file -> where it is written (computed when needed), to catch two writers. */
+  outputs: Map<string, () => Span>;
 }
 
 const TARGET_WORDS: Record<WindowTarget, string> = { app: 'the application window (`app`)', editor: 'an editor (`stdmulti`, `mxn`)', window: 'a render window (`stdmulti/axial`, `mxn/<cell>`…)' };
@@ -73,9 +73,9 @@ export class StepContext implements StepCompileContext {
     const abs = this.resolvePath(value);
     const earlier = this.state.outputs.get(abs);
     if (earlier) {
-      this.error('OUTPUT_COLLISION', path, `\`${value}\` is already written by the step at line ${earlier.line}`, 'give every output its own file name');
+      this.error('OUTPUT_COLLISION', path, `\`${value}\` is already written by the step at line ${earlier().line}`, 'give every output its own file name');
     } else {
-      this.state.outputs.set(abs, this.span(path, false));
+      this.state.outputs.set(abs, () => this.span(path, false));
     }
     return abs;
   }
@@ -99,8 +99,9 @@ export class StepContext implements StepCompileContext {
   }
 
   node(value: string, path: ValuePath): NodeRef | undefined {
-    for (const prefix of ['uid', 'name'] as const) {
-      if (value.startsWith(`${prefix}:`)) {
+    if (value.startsWith('uid:') || value.startsWith('name:')) {
+      for (const prefix of ['uid', 'name'] as const) {
+        if (!value.startsWith(`${prefix}:`)) continue;
         const rest = value.slice(prefix.length + 1);
         if (rest === '') {
           this.error('UNKNOWN_NODE', path, `\`${value}\` names no node`, `write ${prefix}:<${prefix === 'uid' ? 'UID' : 'node name'}>`);
