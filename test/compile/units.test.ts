@@ -88,3 +88,17 @@ test('rendering: colour only on a terminal and never with NO_COLOR', () => {
   assert.ok(renderDiagnostic(d, { source, color: true }).includes('\u001b[1;31m'));
   assert.equal(renderDiagnostic(d, { source, color: false }), 'error[UNKNOWN_STEP]: unknown step kind `x`\n --> f.yaml:2:5\n  |\n2 |   - x: 1\n  |     ^\n  = hint: h');
 });
+
+test('layout documents: version 2.0 only, because every workbench generation accepts it', async () => {
+  // Open question in the references: newer workbenches also take "3.0" (more link kinds), older
+  // ones only "2.0". Playbooks are held to "2.0" so the same playbook runs on both.
+  const { checkLayoutDocument } = await import('../../src/steps/layout-document.js');
+  const cell = (id: string, group = 'main'): object => ({ type: 'window', id, view_direction: 'axial', links: { selection: group } });
+  const doc = (version: string, children: object[], extra: object = {}): object => ({ version, ...extra, root: { type: 'split', orientation: 'horizontal', children } });
+  assert.deepEqual(checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__b')])), { problems: [], cells: ['mxn__a', 'mxn__b'] });
+  assert.match(checkLayoutDocument(doc('3.0', [cell('mxn__a')])).problems[0]?.message ?? '', /`version` must be "2.0"/);
+  assert.match(checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__a')])).problems[0]?.message ?? '', /duplicate cell id `mxn__a`/);
+  const undeclared = checkLayoutDocument(doc('2.0', [cell('mxn__a', 'ct')], { groups: { mr: { select_all: true } } }));
+  assert.deepEqual(undeclared.problems.map((p) => p.path), [['root', 'children', 0, 'links', 'selection']]);
+  assert.match(checkLayoutDocument(doc('2.0', [cell('widget0')])).problems[0]?.message ?? '', /`id` `widget0` is not well formed/);
+});
