@@ -22,3 +22,5 @@ export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.
 export { renderDiagnostics } from './diagnostics/render.js';
 export { startReferenceWorkbench } from './sim/server.js';
 export type { ReferenceWorkbenchHandle, ReferenceWorkbenchOptions } from './sim/server.js';
+export { connect, WorkbenchClient, launchWorkbench, discover, float, WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError } from './client/index.js';
+export type { ConnectOptions, CallOptions, ExchangeEvent, LaunchOptions, LaunchedWorkbench, LayoutDocument, NodeInfo, ServerInfo, Camera, CameraPatch, Screenshot } from './client/index.js';
