@@ -41,7 +41,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
     .option('--faults <spec>', 'inject faults for testing clients (see below)')
     .option('--events <file>', 'append one JSON line per request to this file')
     .option('--rate-limit <n>', 'requests per minute and client IP (no limit by default)')
-    .option('--client-access <mode>', 'localhost (default) or all client IPs', 'localhost')
+    .option('--client-access <mode>', 'accept localhost or all client IPs (default: localhost on a loopback --host, else all)')
     .option('--allow-remote', 'allow a non-loopback --host without a token')
     .addHelpText('after', FAULT_HELP)
     .action(async (opts: ServeOptions) => {
@@ -59,7 +59,9 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       const inactive = opts.inactive ?? [];
       const badEditor = inactive.find((e) => e !== 'stdmulti' && e !== 'mxn');
       if (badEditor !== undefined) return usage(`--inactive takes stdmulti or mxn, got '${badEditor}'`);
-      if (opts.clientAccess !== 'localhost' && opts.clientAccess !== 'all') return usage(`--client-access takes localhost or all, got '${opts.clientAccess}'`);
+      // Listening on a public interface only makes sense if other machines may then connect.
+      const clientAccess = opts.clientAccess ?? (LOOPBACK_HOSTS.has(opts.host) ? 'localhost' : 'all');
+      if (clientAccess !== 'localhost' && clientAccess !== 'all') return usage(`--client-access takes localhost or all, got '${clientAccess}'`);
       const rate = opts.rateLimit === undefined ? undefined : /^\d+$/.test(opts.rateLimit) ? Number(opts.rateLimit) : NaN;
       if (rate !== undefined && !(rate >= 1)) return usage(`--rate-limit must be a whole number of requests per minute (1 or more), got '${opts.rateLimit}'`);
 
@@ -76,7 +78,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           faults: opts.faults,
           events: opts.events,
           rateLimitPerMinute: rate,
-          clientAccess: opts.clientAccess,
+          clientAccess,
         });
       } catch (err) {
         if (err instanceof WorkbenchConfigError) return usage(`${FLAGS[err.option] ?? err.option}${err.message.slice(err.option.length)}`);

@@ -4,6 +4,7 @@ import type { ReferenceWorkbenchOptions } from './config.js';
 import type { EventLog } from './event-log.js';
 import type { HandledResponse } from './handler.js';
 import type { SimRequest } from './http-types.js';
+import { Problem, problemResponse } from './problem.js';
 import { createWorkbench, type Workbench, type WorkbenchInternals } from './workbench.js';
 
 export type { ReferenceWorkbenchOptions } from './config.js';
@@ -23,7 +24,14 @@ export interface ReferenceWorkbenchHandle {
 /** Starts the reference workbench on `host:port` (127.0.0.1 and a free port by default). */
 export async function startReferenceWorkbench(options: ReferenceWorkbenchOptions = {}, internals: WorkbenchInternals = {}): Promise<ReferenceWorkbenchHandle> {
   const workbench = await createWorkbench(options, internals);
-  const server = createServer((req, res) => void serve(workbench, req, res));
+  const server = createServer((req, res) => {
+    // The handler answers every failure itself; this only guards the socket layer (a header
+    // Node refuses, say), so that nothing can take the process down.
+    serve(workbench, req, res).catch(() => {
+      if (!res.headersSent) send(res, problemResponse(new Problem('INTERNAL_ERROR', 'An unexpected error occurred while answering the request'), ''));
+      else req.socket.destroy();
+    });
+  });
   try {
     await listen(server, workbench.config.host, workbench.config.port);
   } catch (err) {
