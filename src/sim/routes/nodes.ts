@@ -68,9 +68,9 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
     name = req.query.get('name') ?? undefined;
     upload = await directUpload(req);
   }
-  if (name === undefined && upload?.fileName !== undefined) name = stem(upload.fileName);
-
-  const node = ctx.store.create({ name, parentUid: parent?.uid ?? null, volume: upload?.volume ?? null });
+  // A file's name is the fallback name, as when a file is opened in the workbench.
+  const fallback = upload?.fileName === undefined ? undefined : stem(upload.fileName);
+  const node = ctx.store.create({ name: name ?? fallback, parentUid: parent?.uid ?? null, volume: upload?.volume ?? null });
   const failed: string[] = [];
   for (const [key, wire] of Object.entries(properties)) {
     const decoded = decodeProperty(wire);

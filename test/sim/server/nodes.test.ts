@@ -38,8 +38,12 @@ test('create with JSON: the node object, its location and failed properties; def
     assert.match(text, /"opacity":1\.0\b/, 'the default opacity is a FloatProperty, written with its fraction');
     assert.equal(props['restapi.uid'], undefined);
 
+    const fromProps = await wb.call('POST', '/datastorage/nodes', { json: { properties: { name: 'FromProps' } } });
+    assert.equal(fromProps.json.data.name, 'FromProps');
+    const both = await wb.call('POST', '/datastorage/nodes', { json: { name: 'Field', properties: { name: 'Prop' } } });
+    assert.equal(both.json.data.name, 'Field', 'the name field wins over a name property');
     const second = await create(wb, { name: 'MR' });
-    assert.equal((await wb.call('GET', `/datastorage/nodes/${second}/properties/layer`)).json.data.layer, 1, 'layer follows creation order');
+    assert.equal((await wb.call('GET', `/datastorage/nodes/${second}/properties/layer`)).json.data.layer, 3, 'layer follows creation order');
     assert.ok((await wb.call('GET', `/datastorage/nodes/${second}`)).json.data.timestamp > node.timestamp, 'timestamps grow');
   });
 });
