@@ -95,6 +95,20 @@ export const HTML_SCRIPT = String.raw`
       b.addEventListener('click', function () { press(b.parentNode, b); setZoom(b.getAttribute('data-zoom')); });
     });
     if (range) range.addEventListener('input', function () { setSwipe(Number(range.value)); });
+    // Dragging on the image moves the handle too; the range input stays for the keyboard.
+    var swipe = box.querySelector('.swipe');
+    if (swipe && range) {
+      var dragging = false;
+      var follow = function (e) {
+        var r = swipe.getBoundingClientRect();
+        var pct = Math.max(0, Math.min(100, ((e.clientX - r.left) / r.width) * 100));
+        range.value = String(Math.round(pct));
+        setSwipe(pct);
+      };
+      swipe.addEventListener('pointerdown', function (e) { dragging = true; swipe.setPointerCapture(e.pointerId); follow(e); });
+      swipe.addEventListener('pointermove', function (e) { if (dragging) follow(e); });
+      swipe.addEventListener('pointerup', function () { dragging = false; });
+    }
     if (blink) blink.addEventListener('click', function () {
       if (timer) stopBlink(); else startBlink();
       showBlink(!blink.classList.contains('show-actual'));

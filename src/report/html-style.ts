@@ -81,14 +81,19 @@ ol.steps { list-style: none; margin: 0; padding: 0 0 6px; border-top: 1px solid 
 .seg button[aria-pressed="true"] { background: var(--accent); color: #fff; }
 .numbers { color: var(--muted); font-size: 12.5px; }
 .frame { background-color: #fff; background-image: linear-gradient(45deg, #e6e9ed 25%, transparent 25%, transparent 75%, #e6e9ed 75%), linear-gradient(45deg, #e6e9ed 25%, transparent 25%, transparent 75%, #e6e9ed 75%); background-size: 16px 16px; background-position: 0 0, 8px 8px; border: 1px solid var(--line); border-radius: 4px; overflow: auto; max-height: 70vh; }
+.frame { display: inline-block; max-width: 100%; vertical-align: top; line-height: 0; }
+.zoom-fit .frame { display: block; }
+/* One image at a time (slider, blink) fits a comfortable size rather than the page width. */
+.zoom-fit [data-view="slider"] .frame, .zoom-fit [data-view="blink"] .frame, .zoom-fit .slider-controls { max-width: min(100%, 512px); }
+.compare figure { margin: 0; }
 .frame img, .swipe img, .blink img { display: block; image-rendering: pixelated; }
 .zoom-fit .frame img { width: 100%; height: auto; }
 .side { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 10px; }
-.side figure, .shots figure { margin: 0; }
+.shots figure { margin: 0; }
 figcaption { font-size: 12px; font-weight: 600; color: var(--muted); margin-bottom: 4px; text-transform: uppercase; letter-spacing: .4px; }
 figure.broken .frame::after, figure.broken.shot::after { content: "image not found: " attr(data-path); display: block; padding: 10px; color: var(--muted); font-size: 12px; overflow-wrap: anywhere; }
 figure.broken img { display: none; }
-.swipe { position: relative; display: inline-block; max-width: 100%; line-height: 0; }
+.swipe { position: relative; display: inline-block; max-width: 100%; line-height: 0; cursor: ew-resize; touch-action: none; }
 .zoom-fit .swipe { display: block; }
 .swipe .over { position: absolute; inset: 0; overflow: hidden; }
 .swipe .over img { position: absolute; top: 0; left: 0; }

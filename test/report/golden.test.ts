@@ -28,7 +28,7 @@ function maskHtmlAssets(html: string): string {
   return html
     .replace(/<style>[\s\S]*?<\/style>/, '<style>…</style>')
     .replace(/<script>[\s\S]*?<\/script>/, '<script>…</script>')
-    .replace(/'sha256-[A-Za-z0-9+/=]+'/g, "'sha256-…'");
+    .replace(/sha256-[A-Za-z0-9+/=]+/g, 'sha256-…');
 }
 
 async function checkGolden(name: string, actual: string): Promise<void> {
