@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { Problem } from './problem.js';
 
 /**
@@ -43,7 +43,7 @@ export class FileAccess {
     if (!this.restricted) return;
     const inside = this.roots.some((root) => {
       const rel = relative(root, path);
-      return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+      return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
     });
     if (!inside) {
       throw new Problem('FILE_ACCESS_DENIED', `Access to '${asGiven}' is denied: it is outside the allowed directories (see GET /api/v1/config/file-access)`);

@@ -1,5 +1,8 @@
-import { basename } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import type { SimRequest } from '../http-types.js';
+import { isLocalData, readMetaLayout } from '../io/metaimage.js';
+import { readNrrdLayout } from '../io/nrrd.js';
 import { ImageReadError, readImageBytes, readImageFile } from '../io/read-image.js';
 import { Problem } from '../problem.js';
 import type { Volume } from '../volume.js';
@@ -52,7 +55,28 @@ export async function fileReferenceUpload(ctx: StorageContext, transfer: Json | 
   }
   if (typeof filePath !== 'string' || filePath === '') throw new Problem('INVALID_REQUEST', 'transfer.file_path must be a non-empty string (a path on the server)');
   const real = ctx.files.readable(filePath);
+  await checkDataFile(ctx, real);
   return { volume: await asProblem(() => readImageFile(real)), fileName: basename(filePath) };
+}
+
+/**
+ * A detached header (`.nhdr`, `.mhd`) names a data file of its own; with allowed directories
+ * that file must be inside them too, or a header could read any file of the server.
+ */
+async function checkDataFile(ctx: StorageContext, header: string): Promise<void> {
+  if (!ctx.files.restricted || !/\.(nrrd|nhdr|mha|mhd)$/i.test(header)) return;
+  let dataFile: string | undefined;
+  try {
+    const bytes = await readFile(header);
+    if (/\.(nrrd|nhdr)$/i.test(header)) dataFile = readNrrdLayout(bytes).dataFile;
+    else {
+      const layout = readMetaLayout(bytes);
+      if (!isLocalData(layout)) dataFile = layout.dataFile;
+    }
+  } catch {
+    return; // A header that cannot be parsed is reported by the reader itself.
+  }
+  if (dataFile !== undefined) ctx.files.readable(resolve(dirname(header), dataFile));
 }
 
 /** The format of uploaded bytes and the volume read from them. */

@@ -153,6 +153,18 @@ test('allowed directories: paths outside, .. escapes and symlink escapes are 403
       assert.equal((await put(inside)).status, 200);
       const create = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: secret } } });
       assert.equal(create.status, 403);
+
+      // A detached header inside may not name a data file outside.
+      await writeFile(join(outside, 'secret.raw'), Buffer.alloc(8));
+      const header = (dataFile: string) => `NRRD0004\ntype: short\ndimension: 3\nsizes: 2 2 1\nencoding: raw\nendian: little\ndata file: ${dataFile}\n\n`;
+      await writeFile(join(allowed, 'escape.nhdr'), header('../outside/secret.raw'));
+      const escape = await put(join(allowed, 'escape.nhdr'));
+      assert.equal(escape.status, 403);
+      assert.equal(escape.json.error.code, 'FILE_ACCESS_DENIED');
+      await writeFile(join(allowed, '..data.raw'), Buffer.alloc(8));
+      await writeFile(join(allowed, 'ok.nhdr'), header('..data.raw'));
+      const ok = await put(join(allowed, 'ok.nhdr'));
+      assert.equal(ok.status, 200, `a name starting with two dots is still inside: ${ok.text}`);
     });
   });
 });
