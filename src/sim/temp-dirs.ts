@@ -10,11 +10,14 @@ import { join } from 'node:path';
 export class TempDirs {
   private root: string | undefined;
   private readonly byIp = new Map<string, string[]>();
+  private closed = false;
 
   constructor(private readonly maxPerIp: number) {}
 
   /** A fresh directory for one download by `clientIp`, after evicting that IP's oldest if needed. */
   create(clientIp: string): string {
+    // A request still running when the server stops must not leave a directory behind.
+    if (this.closed) throw new Error('the server is stopping');
     this.root ??= mkdtempSync(join(tmpdir(), 'mitk-rest-'));
     const dirs = this.byIp.get(clientIp) ?? [];
     this.byIp.set(clientIp, dirs);
@@ -34,6 +37,7 @@ export class TempDirs {
   }
 
   removeAll(): void {
+    this.closed = true;
     if (this.root !== undefined) rmSync(this.root, { recursive: true, force: true });
     this.root = undefined;
     this.byIp.clear();
