@@ -10,16 +10,29 @@ export function fillRgb(rgb: Float32Array, color: Rgb): void {
   }
 }
 
-/** Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. */
+/** Whether a Uint32 word holds its lowest byte first, so one RGBA pixel can be stored as one word. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. Every rendered pixel passes through
+ * here, so on little-endian machines (all that Node.js ships for) a pixel is one word store.
+ */
 export function toRgba(width: number, height: number, rgb: Float32Array): RgbaImage {
   const data = new Uint8Array(width * height * 4);
+  if (LITTLE_ENDIAN) {
+    const words = new Uint32Array(data.buffer);
+    for (let i = 0, p = 0; i < rgb.length; i += 3, p++) {
+      const r = rgb[i]!;
+      const g = rgb[i + 1]!;
+      const b = rgb[i + 2]!;
+      words[p] = (Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255) | (Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255) << 8) | (Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255) << 16) | 0xff000000) >>> 0;
+    }
+    return { width, height, data };
+  }
   for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
-    const r = rgb[i]!;
-    const g = rgb[i + 1]!;
-    const b = rgb[i + 2]!;
-    data[o] = Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255);
-    data[o + 1] = Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255);
-    data[o + 2] = Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255);
+    data[o] = to8(rgb[i]!);
+    data[o + 1] = to8(rgb[i + 1]!);
+    data[o + 2] = to8(rgb[i + 2]!);
     data[o + 3] = 255;
   }
   return { width, height, data };
