@@ -57,7 +57,9 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext): stri
   if (step.notices.length > 0) body.push(`<ul class="notices">${step.notices.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   const compare = compareMarkup(step, ctx.outputDir);
   if (compare) body.push(compare);
-  const shots = step.artefacts.filter((a) => a.kind === 'screenshot' || a.kind === 'figure' || (a.kind === 'golden' && !compare));
+  // A golden written or updated by this run has nothing to compare with: it is shown as it is.
+  const viewer = find(step, 'expected') !== undefined && find(step, 'actual') !== undefined;
+  const shots = step.artefacts.filter((a) => a.kind === 'screenshot' || a.kind === 'figure' || (a.kind === 'golden' && !viewer));
   if (shots.length > 0) body.push(`<div class="shots">${shots.map((a) => shotMarkup(a, ctx.outputDir)).join('')}</div>`);
   body.push('<pre class="args" hidden></pre>');
   return `<li class="step ${step.status}">${head}<div class="step-body">${body.join('')}</div></li>`;
