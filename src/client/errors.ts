@@ -113,7 +113,6 @@ export type UsageErrorCode =
   | 'EMPTY_PATCH'
   | 'PATH_NOT_ALLOWED'
   | 'FILE_NOT_FOUND'
-  | 'TRANSFER_MODE_NOT_AVAILABLE'
   | 'STALE_WINDOW'
   | 'NO_EXECUTABLE';
 

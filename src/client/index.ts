@@ -7,7 +7,8 @@ export {
 } from './errors.js';
 export { float, floats, JsonFloat } from './json-body.js';
 export { launchWorkbench, discover, PORT_RANGE, type LaunchOptions, type LaunchedWorkbench, type DiscoveredWorkbench } from './launch.js';
-export type { Nodes, NodeFilter, FilterValue, CreateNodeOptions, CreatedNode, DisplayProperties, NodeData, TransferMode } from './nodes.js';
+export type { Nodes, NodeFilter, FilterValue, DisplayProperties, NodeData } from './nodes.js';
+export type { CreateNodeOptions, CreatedNode, TransferMode } from './node-creation.js';
 export type { Properties, PropertyScope, PropertyValue, PropertyOptions, PatchResult } from './properties.js';
 export type { Rendering, TimeTarget } from './rendering.js';
 export type { Editors, StdMultiEditor, MxnEditor } from './editors.js';

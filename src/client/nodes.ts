@@ -1,14 +1,11 @@
 import type { Discovery } from './discovery.js';
+import { createNode, nodePath, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
-import { isOwnMachine } from './hosts.js';
 import { float, floats } from './json-body.js';
-import { Fields, isRec, node, parseEnvelope, parseJson } from './parse.js';
+import { Fields, node, parseEnvelope, parseJson } from './parse.js';
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
 import type { CallOptions, QueryValue, Reply, Transport } from './transport.js';
 import type { NodeInfo } from './types.js';
-import { directUploadHeaders, insideAllowed, openForUpload, referencePath, splitFileName } from './upload.js';
-
-export type TransferMode = 'direct' | 'file-reference';
 
 /** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
 export type FilterValue = string | number | boolean | { not: string | number | boolean };
@@ -26,32 +23,6 @@ export interface NodeFilter {
   context?: string;
   /** A node field, `-` in front for descending (`-timestamp`). */
   sort?: string;
-}
-
-export interface CreateNodeOptions extends CallOptions {
-  /** A data file to load; streamed (direct) or referenced by path (file-reference). */
-  file?: string;
-  /** In-memory data to upload (direct); give `format` or a `filename` with an extension. */
-  bytes?: Uint8Array;
-  filename?: string;
-  /** Data format without dot (`nrrd`, `nii.gz`); default from the file name. */
-  format?: string;
-  /** Node name; default: the file name without its format suffix. */
-  name?: string;
-  /** Create as a child of this node. */
-  parent?: string;
-  /** Default: file-reference when the server offers it and runs on this machine, else direct. */
-  transfer?: TransferMode;
-  /** Properties to set on the new node. */
-  properties?: Record<string, PropertyValue>;
-}
-
-export interface CreatedNode {
-  node: NodeInfo;
-  transfer: TransferMode | null;
-  /** e.g. a file held several data objects and only the first was kept. */
-  warning: string | null;
-  failed_properties: string[];
 }
 
 export interface DisplayProperties {
@@ -104,71 +75,12 @@ export class Nodes {
     }
   }
 
-  async create(opts: CreateNodeOptions = {}): Promise<CreatedNode> {
-    if (opts.file !== undefined && opts.bytes !== undefined) throw new WorkbenchUsageError('INVALID_ARGUMENT', 'give either file or bytes, not both');
-    const path = opts.parent === undefined ? '/datastorage/nodes' : `${nodePath(opts.parent)}/children`;
-    if (opts.file === undefined && opts.bytes === undefined) {
-      const reply = await this.t.send({ method: 'POST', path, json: { name: opts.name, properties: opts.properties }, call: opts });
-      return created(reply, null);
-    }
-    if (opts.file !== undefined && (await this.#transferFor(opts.file, opts)) === 'file-reference') {
-      const file_path = await referencePath(opts.file);
-      const name = opts.name ?? splitFileName(opts.file).stem;
-      const reply = await this.t.send({ method: 'POST', path, json: { name, properties: opts.properties, transfer: { mode: 'file-reference', file_path } }, call: opts });
-      return created(reply, 'file-reference');
-    }
-    const result = await this.#createDirect(path, opts);
-    // A raw-bytes body has no room for properties; they follow in a second request.
-    if (opts.properties && Object.keys(opts.properties).length > 0) {
-      const patch = await this.#patch(result.node.uid, opts.properties, opts);
-      result.failed_properties.push(...patch.failed.map((f) => f.property));
-    }
-    return result;
-  }
-
-  async #createDirect(path: string, opts: CreateNodeOptions): Promise<CreatedNode> {
-    const fileName = splitFileName(opts.file ?? opts.filename ?? '');
-    const format = opts.format ?? fileName.format;
-    if (format === null) {
-      throw new WorkbenchUsageError('INVALID_ARGUMENT', `cannot tell the data format of ${opts.file ?? 'the bytes'}: give format (e.g. 'nrrd', 'nii.gz') or a file name with an extension`);
-    }
-    const name = opts.name ?? (opts.file !== undefined ? fileName.stem : undefined);
-    const stem = fileName.stem || name || 'data';
-    if (opts.bytes !== undefined) {
-      const reply = await this.t.send({ method: 'POST', path, query: [['name', name]], body: opts.bytes, headers: directUploadHeaders(stem, format, opts.bytes.byteLength), call: opts });
-      return created(reply, 'direct');
-    }
-    const file = await openForUpload(opts.file ?? '');
-    const reply = await this.t.send({ method: 'POST', path, query: [['name', name]], body: file.stream, headers: directUploadHeaders(stem, format, file.size), progress: file.progress, call: opts });
-    return created(reply, 'direct');
-  }
-
   /**
-   * Transfer mode as the interface resolves it: the caller's choice; else file-reference when
-   * the server offers it and runs on this machine; else direct. A chosen file-reference is
-   * refused before sending when the server restricts paths and the file lies outside them;
-   * an automatic choice falls back to direct in that case instead.
+   * Creates a node: empty, from a file (streamed, or referenced by path), or from bytes;
+   * see `createNode` for the transfer mode.
    */
-  async #transferFor(file: string, call: CreateNodeOptions): Promise<TransferMode> {
-    let mode: TransferMode = call.transfer ?? 'direct';
-    if (call.transfer === undefined && isOwnMachine(this.t.root.hostname)) {
-      const info = await this.discovery.info(call);
-      if (info.transfer_modes.includes('file-reference')) mode = 'file-reference';
-    }
-    if (mode !== 'file-reference') return mode;
-    // Older servers have no file-access endpoint (bare 404); the server still enforces its policy.
-    const access = await this.discovery.fileAccess(call).catch((err: unknown) => {
-      if (err instanceof WorkbenchApiError && err.status === 404 && err.code === 'HTTP_404') return null;
-      throw err;
-    });
-    if (!access?.restrictions_active) return mode;
-    const real = await referencePath(file);
-    if (await insideAllowed(real, access.allowed_paths)) return mode;
-    if (call.transfer === undefined) return 'direct';
-    throw new WorkbenchUsageError(
-      'PATH_NOT_ALLOWED',
-      `${real} is outside the workbench's allowed directories (${access.allowed_paths.join(', ') || 'none'}); move the file there or use transfer 'direct'`,
-    );
+  create(opts: CreateNodeOptions = {}): Promise<CreatedNode> {
+    return createNode(this.t, this.discovery, opts);
   }
 
   /** Moves a node under another parent, or to the top level with null. */
@@ -279,16 +191,6 @@ export class Nodes {
   }
 }
 
-function created(reply: Reply, transfer: TransferMode | null): CreatedNode {
-  const { data, meta } = parseEnvelope(reply);
-  const failed = Array.isArray(meta.failed_properties) ? meta.failed_properties.map((p) => (isRec(p) ? String(p.property ?? p.key ?? '') : String(p))) : [];
-  return { node: node(Fields.of(reply, data, 'data')), transfer, warning: typeof meta.warning === 'string' ? meta.warning : null, failed_properties: failed };
-}
-
-export function nodePath(uid: string): string {
-  if (typeof uid !== 'string' || uid === '') throw invalid('a node UID must be a non-empty string');
-  return `/datastorage/nodes/${encodeURIComponent(uid)}`;
-}
 
 function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
   const q: Array<[string, QueryValue]> = [

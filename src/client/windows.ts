@@ -1,6 +1,6 @@
 import { cameraBody } from './camera.js';
 import { WorkbenchUsageError } from './errors.js';
-import { nodePath } from './nodes.js';
+import { nodePath } from './node-creation.js';
 import { camera, Fields, mxnCellSummary, parseEnvelope, parseJson, selectedPosition, selectedSlice, windowSummary } from './parse.js';
 import { patchResult, propPath, type PatchResult } from './properties.js';
 import { positionBody } from './rendering.js';
