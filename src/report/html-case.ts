@@ -47,7 +47,7 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext): stri
     `<span class="desc">${esc(step.description)}</span>`,
     `<span class="loc">${esc(formatSpan(step.span))}</span>`,
     `<span class="time">${step.status === 'skipped' ? 'skipped' : formatDuration(step.durationMs)}${retries}</span>`,
-    `<button type="button" class="args-toggle" data-key="${esc(key)}" aria-expanded="false" title="Arguments of the step, as planned and as run">{ }</button>`,
+    `<button type="button" class="args-toggle" data-key="${esc(key)}" aria-expanded="false" title="Arguments">{ }</button>`,
     '</div>',
   ].join('');
   const body: string[] = [];
