@@ -51,7 +51,8 @@ export function readNifti(bytes: Uint8Array): Volume {
   if (bytes.length < headerSize) unreadable(`${WHERE}: file is ${bytes.length} bytes, shorter than the ${headerSize}-byte NIfTI-${version} header`);
   // Only the fixed header goes to the library: extensions are not needed, and their parser
   // trusts sizes that a corrupt file can make loop.
-  const headerBytes = bytes.slice(0, headerSize).buffer;
+  // A copy into a fresh array: a Node Buffer's `.buffer` is its whole allocation pool.
+  const headerBytes = new Uint8Array(bytes.subarray(0, headerSize)).buffer;
   const hdr = version === 1 ? new NIFTI1() : new NIFTI2();
   try {
     hdr.readHeader(headerBytes);

@@ -83,7 +83,9 @@ export function decodeFrames(
     let buffer = bytes.buffer;
     let byteOffset = start;
     if (size > 1 && (littleEndian !== NATIVE_LITTLE_ENDIAN || start % size !== 0)) {
-      const copy = bytes.slice(offset + f * frameBytes, offset + (f + 1) * frameBytes);
+      // A real copy: Buffer#slice shares memory (and its `.buffer` is the allocation pool), so
+      // swapping bytes in place would change the caller's data.
+      const copy = new Uint8Array(bytes.subarray(offset + f * frameBytes, offset + (f + 1) * frameBytes));
       if (littleEndian !== NATIVE_LITTLE_ENDIAN) swapBytes(copy, size);
       buffer = copy.buffer;
       byteOffset = 0;
