@@ -1,10 +1,60 @@
 import { checkDimension, checkImage } from './render-error.js';
 import type { RgbaImage } from './types.js';
 
+/** The source pixels one output pixel mixes along one axis, with their weights (summing to 1). */
+interface Taps {
+  /** Number of taps of each output position. */
+  count: Uint8Array;
+  /** `maxTaps` slots per output position. */
+  index: Int32Array;
+  weight: Float64Array;
+  maxTaps: number;
+}
+
+/**
+ * Weights along one axis: each output position averages `n` bilinear samples spread evenly over
+ * the source span it covers, `n` being the shrink factor rounded up (1 when enlarging). So a
+ * strong reduction averages the whole area instead of skipping pixels, and an enlargement is
+ * plain bilinear. Samples that share a source pixel are merged into one tap.
+ */
+function taps(source: number, target: number): Taps {
+  const f = source / target;
+  const n = Math.max(1, Math.ceil(f));
+  const maxTaps = 2 * n;
+  const count = new Uint8Array(target);
+  const index = new Int32Array(target * maxTaps);
+  const weight = new Float64Array(target * maxTaps);
+  for (let t = 0; t < target; t++) {
+    const base = t * maxTaps;
+    let c = 0;
+    const add = (i: number, w: number): void => {
+      for (let k = base; k < base + c; k++) {
+        if (index[k] === i) {
+          weight[k]! += w;
+          return;
+        }
+      }
+      index[base + c] = i;
+      weight[base + c] = w;
+      c++;
+    };
+    for (let s = 0; s < n; s++) {
+      const u = Math.min(Math.max((t + (s + 0.5) / n) * f - 0.5, 0), source - 1);
+      const i0 = Math.floor(u);
+      const w = u - i0;
+      add(i0, (1 - w) / n);
+      if (w > 0) add(i0 + 1, w / n);
+    }
+    count[t] = c;
+  }
+  return { count, index, weight, maxTaps };
+}
+
 /**
  * Scales to exactly width x height, ignoring the aspect ratio, as the workbench scales its
- * grabs. Each output pixel averages a grid of bilinear samples as dense as the shrink factor,
- * so strong reductions do not alias; enlargements are plain bilinear.
+ * grabs. The filter is separable, so it runs as a horizontal pass into a float buffer and a
+ * vertical pass out of it; with whole-number factors every weight is a power of two, so the
+ * sums are exact and the result does not depend on the order of the passes.
  */
 export function resizeImage(image: RgbaImage, width: number, height: number): RgbaImage {
   checkImage('image to resize', image);
@@ -12,40 +62,42 @@ export function resizeImage(image: RgbaImage, width: number, height: number): Rg
   checkDimension('resize height', height);
   if (width === image.width && height === image.height) return { width, height, data: image.data.slice() };
   const { width: sw, height: sh, data: src } = image;
-  const out = new Uint8Array(width * height * 4);
-  const fx = sw / width;
-  const fy = sh / height;
-  const nx = Math.max(1, Math.ceil(fx));
-  const ny = Math.max(1, Math.ceil(fy));
-  const acc = [0, 0, 0, 0];
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      acc[0] = acc[1] = acc[2] = acc[3] = 0;
-      for (let sy = 0; sy < ny; sy++) {
-        const v = Math.min(Math.max((y + (sy + 0.5) / ny) * fy - 0.5, 0), sh - 1);
-        const y0 = Math.floor(v);
-        const y1 = Math.min(y0 + 1, sh - 1);
-        const wy = v - y0;
-        for (let sx = 0; sx < nx; sx++) {
-          const u = Math.min(Math.max((x + (sx + 0.5) / nx) * fx - 0.5, 0), sw - 1);
-          const x0 = Math.floor(u);
-          const x1 = Math.min(x0 + 1, sw - 1);
-          const wx = u - x0;
-          const a = (y0 * sw + x0) * 4;
-          const b = (y0 * sw + x1) * 4;
-          const c = (y1 * sw + x0) * 4;
-          const d = (y1 * sw + x1) * 4;
-          for (let ch = 0; ch < 4; ch++) {
-            const top = src[a + ch]! * (1 - wx) + src[b + ch]! * wx;
-            const bottom = src[c + ch]! * (1 - wx) + src[d + ch]! * wx;
-            acc[ch]! += top * (1 - wy) + bottom * wy;
-          }
-        }
+
+  const across = taps(sw, width);
+  const rows = new Float32Array(width * sh * 4);
+  for (let y = 0; y < sh; y++) {
+    const from = y * sw * 4;
+    for (let x = 0, o = y * width * 4; x < width; x++, o += 4) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let a = 0;
+      for (let k = x * across.maxTaps, end = k + across.count[x]!; k < end; k++) {
+        const p = from + across.index[k]! * 4;
+        const w = across.weight[k]!;
+        r += src[p]! * w;
+        g += src[p + 1]! * w;
+        b += src[p + 2]! * w;
+        a += src[p + 3]! * w;
       }
-      const o = (y * width + x) * 4;
-      const n = nx * ny;
-      for (let ch = 0; ch < 4; ch++) out[o + ch] = Math.round(acc[ch]! / n);
+      rows[o] = r;
+      rows[o + 1] = g;
+      rows[o + 2] = b;
+      rows[o + 3] = a;
     }
+  }
+
+  const down = taps(sh, height);
+  const out = new Uint8Array(width * height * 4);
+  const stride = width * 4;
+  const sum = new Float64Array(stride);
+  for (let y = 0; y < height; y++) {
+    sum.fill(0);
+    for (let k = y * down.maxTaps, end = k + down.count[y]!; k < end; k++) {
+      const w = down.weight[k]!;
+      for (let c = 0, p = down.index[k]! * stride; c < stride; c++, p++) sum[c]! += rows[p]! * w;
+    }
+    for (let c = 0, o = y * stride; c < stride; c++, o++) out[o] = Math.round(sum[c]!);
   }
   return { width, height, data: out };
 }

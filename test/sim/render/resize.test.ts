@@ -55,6 +55,13 @@ test('enlarging is smooth: a hard edge becomes a ramp, a flat image stays flat',
   assert.deepEqual(px(flat, 12, 10), [77, 77, 77, 255]);
 });
 
+test('weights always sum to one: a flat image stays flat, opaque stays opaque, at any factor', () => {
+  for (const [from, to] of [[4, 3], [7, 5], [10, 7], [100, 33], [33, 100], [9, 4], [1026, 1025]] as const) {
+    const out = resizeImage(image(from, 3, () => 77), to, 2);
+    for (let i = 0; i < out.data.length; i += 4) assert.deepEqual([...out.data.subarray(i, i + 4)], [77, 77, 77, 255], `${from} -> ${to}, pixel ${i / 4}`);
+  }
+});
+
 test('resizing is deterministic', () => {
   const source = image(37, 23, (x, y) => (x * 7 + y * 13) % 256);
   assert.deepEqual(resizeImage(source, 101, 9).data, resizeImage(source, 101, 9).data);
