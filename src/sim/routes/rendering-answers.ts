@@ -8,11 +8,16 @@ import type { Cell, RenderWindow } from '../viewer/windows.js';
  * The full camera state: the scalar that does not apply to the window's kind is null, and
  * there is neither a `kind` nor a `standard_view` key.
  */
+/**
+ * The camera as the real server writes it: the scalar that does not apply to the window's
+ * kind is left out (the contract types both as plain numbers). Clients read a missing one as
+ * null, which is what the interface document describes.
+ */
 export function cameraJson(c: CameraState): Record<string, unknown> {
   return {
     focal_point: c.focal_point,
-    parallel_scale: c.parallel_scale,
-    perspective_angle: c.perspective_angle,
+    ...(c.parallel_scale !== null ? { parallel_scale: c.parallel_scale } : {}),
+    ...(c.perspective_angle !== null ? { perspective_angle: c.perspective_angle } : {}),
     position: c.position,
     view_up: c.view_up,
   };

@@ -17,7 +17,7 @@ test('NB06: a 96x96x32 volume at 1x1x2.5 mm reinits to axial step 16/32 at z 36.
   assert.deepEqual(camera.focal_point, [47.5, 47.5, 37.5]);
   assert.deepEqual(camera.position, [47.5, 47.5, -899962.5]);
   assert.deepEqual(camera.view_up, [0, -1, 0]);
-  assert.equal(camera.perspective_angle, null);
+  assert.equal('perspective_angle' in camera, false);
   assert.equal(camera.parallel_scale, 48);
   const sagittal = (await call('GET', '/rendering/editors/stdmulti/windows/sagittal/selected-slice')).json;
   assert.equal(sagittal.step, 48);
