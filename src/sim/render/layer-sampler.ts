@@ -1,6 +1,6 @@
 import type { Vec3, Volume } from '../volume.js';
 import type { RenderLayer, Rgb } from './types.js';
-import { labelColor } from './palette.js';
+import { labelColor, PALETTE_SIZE } from './palette.js';
 
 /**
  * A layer ready to be sampled: everything that does not change from pixel to pixel is worked
@@ -15,7 +15,7 @@ export interface PreparedLayer {
   low: number;
   scale: number;
   tint: Rgb;
-  /** Label colours by value (0..255); index 0 unused. */
+  /** Label colours: slot 1 for label 1, slot 2 + m for every value v >= 2 with (v - 2) % PALETTE_SIZE = m. */
   labelRgb: Float32Array;
   /** Row-major inverse direction scaled by 1/spacing: index = inv · (world − origin). */
   inv: Float64Array;
@@ -28,11 +28,9 @@ export function prepareLayer(layer: RenderLayer): PreparedLayer {
   const d = v.direction;
   const inv = new Float64Array(9);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
-  const labelRgb = new Float32Array(256 * 3);
-  for (let value = 1; value < 256; value++) {
-    const c = value === 1 && layer.color ? layer.color : labelColor(value);
-    labelRgb.set(c, value * 3);
-  }
+  const labelRgb = new Float32Array((2 + PALETTE_SIZE) * 3);
+  labelRgb.set(layer.color ?? labelColor(1), 3);
+  for (let m = 0; m < PALETTE_SIZE; m++) labelRgb.set(labelColor(m + 2), (2 + m) * 3);
   // A frame shorter than its dimensions say would be read past its end; such a layer (or a
   // NaN opacity) is left out rather than drawn with garbage.
   const complete = frame.length >= v.dims[0] * v.dims[1] * v.dims[2];
@@ -67,11 +65,16 @@ export function toIndexDelta(l: PreparedLayer, d: Vec3): Vec3 {
 }
 
 /**
- * Blends the layer's colour at continuous index (fi, fj, fk) over `rgb` at offset `o`.
- * Nearest neighbour, as MITK draws slices with texture interpolation off.
+ * Blends the layer's colour at world point (x, y, z) over `rgb` at offset `o` (a 3D window's
+ * ray hit). Nearest neighbour, as MITK draws slices with texture interpolation off.
  */
-export function blendSample(l: PreparedLayer, fi: number, fj: number, fk: number, rgb: Float32Array, o: number): void {
-  blendSpan(l, fi, fj, fk, 0, 0, 0, rgb, o, 1);
+export function blendPoint(l: PreparedLayer, x: number, y: number, z: number, rgb: Float32Array, o: number): void {
+  const org = l.volume.origin;
+  const m = l.inv;
+  const dx = x - org[0];
+  const dy = y - org[1];
+  const dz = z - org[2];
+  blendSpan(l, m[0]! * dx + m[1]! * dy + m[2]! * dz, m[3]! * dx + m[4]! * dy + m[5]! * dz, m[6]! * dx + m[7]! * dy + m[8]! * dz, 0, 0, 0, rgb, o, 1);
 }
 
 /**
@@ -133,10 +136,12 @@ function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: 
       if (label) {
         const value = Math.round(frame[at]!);
         show = value > 0;
-        const t = (value < 255 ? value : 255) * 3;
-        c0 = table[t]! * a;
-        c1 = table[t + 1]! * a;
-        c2 = table[t + 2]! * a;
+        if (show) {
+          const t = (value === 1 ? 1 : 2 + ((value - 2) % PALETTE_SIZE)) * 3;
+          c0 = table[t]! * a;
+          c1 = table[t + 1]! * a;
+          c2 = table[t + 2]! * a;
+        }
       } else {
         let g = (frame[at]! - low) * scale;
         g = g < 0 ? 0 : g > 1 ? 1 : g;

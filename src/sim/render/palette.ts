@@ -12,6 +12,9 @@ const LABELS: Rgb[] = [
   [0.6, 0.8, 0.3],
 ];
 
+export const PALETTE_SIZE = LABELS.length;
+
+/** Colour of label value `value` (1, 2, ...); the palette repeats for larger values. */
 export function labelColor(value: number): Rgb {
   return LABELS[(value - 1) % LABELS.length]!;
 }

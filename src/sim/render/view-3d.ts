@@ -1,6 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
-import { blendSpan, prepareLayer, type PreparedLayer } from './layer-sampler.js';
+import { blendPoint, prepareLayer, type PreparedLayer } from './layer-sampler.js';
 import { toRgba } from './pixels.js';
 import type { RenderLayer, RgbaImage, View3D } from './types.js';
 
@@ -97,14 +97,7 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
       rgb[at] = PLANE_GREY;
       rgb[at + 1] = PLANE_GREY;
       rgb[at + 2] = PLANE_GREY;
-      for (const l of prepared) {
-        const org = l.volume.origin;
-        const m = l.inv;
-        const x = h0 - org[0];
-        const y = h1 - org[1];
-        const z = h2 - org[2];
-        blendSpan(l, m[0]! * x + m[1]! * y + m[2]! * z, m[3]! * x + m[4]! * y + m[5]! * z, m[6]! * x + m[7]! * y + m[8]! * z, 0, 0, 0, rgb, at, 1);
-      }
+      for (const l of prepared) blendPoint(l, h0, h1, h2, rgb, at);
     }
   }
   return toRgba(W, H, rgb);

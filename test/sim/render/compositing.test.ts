@@ -51,6 +51,11 @@ test('label images: 0 is transparent, each value has its palette colour, label 1
   palette.forEach((rgb, n) => assert.deepEqual(px(image, n + 1, 8), [...rgb, 255], `label ${n + 1}`));
   assert.deepEqual(px(image, 0, 8), [102, 102, 102, 255], 'label 0 shows the grey image below');
   assert.deepEqual(px(image, 10, 8), [102, 102, 102, 255]);
+  const big = makeVolume({ dims: [16, 16, 8], isLabel: true, value: (i) => [9, 300, 65535][i] ?? 0 });
+  const many = renderView(axial, [layerOf(big, { color: [0, 0, 1] })]);
+  assert.deepEqual(px(many, 0, 8), [...palette[0]!, 255], 'the palette repeats every 8 labels: 9 is coloured as 1, not as the node');
+  assert.deepEqual(px(many, 1, 8), [...palette[3]!, 255], '300 = 8 * 37 + 4: the fourth colour');
+  assert.deepEqual(px(many, 2, 8), [255, 128, 26, 255], '65535 = 8 * 8191 + 7: the seventh colour, (1, 0.5, 0.1)');
   const tinted = renderView(axial, [layerOf(labels, { color: [0, 0, 1] })]);
   assert.deepEqual(px(tinted, 1, 8), [0, 0, 255, 255], 'label 1 in the node colour');
   assert.deepEqual(px(tinted, 2, 8), [51, 255, 51, 255], 'label 2 keeps its palette colour');
