@@ -1,0 +1,147 @@
+import type { Reporter } from '../report/reporter.js';
+import type { StepOutcome, StepRunContext } from '../steps/run-context.js';
+import { caseStatus, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from './result.js';
+import { withRetry, type Classified, type RetryPolicy } from './retry.js';
+
+/** One step of a case as the runner needs it: the plan's step plus how to run it. */
+export interface RunnableStep extends StepInfo {
+  args: unknown;
+  run(ctx: StepRunContext): Promise<StepOutcome>;
+}
+
+export interface CaseRunOptions {
+  policy: RetryPolicy;
+  classify(err: unknown): Classified;
+  /** Builds the context of one attempt of one step. */
+  context(step: RunnableStep, attempt: number, signal: AbortSignal): StepRunContext;
+  reporter: Reporter;
+  timeoutMs: number;
+  /** Aborted by Ctrl-C: the current step is aborted, the rest skipped. */
+  signal: AbortSignal;
+  workbench?: string;
+}
+
+/**
+ * Runs the steps of one case in order. A step that fails or errs ends the case: the steps
+ * after it are skipped with the reason. Every attempt is recorded.
+ */
+export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], options: CaseRunOptions): Promise<CaseResult> {
+  const started = performance.now();
+  const results: StepResult[] = [];
+  let stopReason: string | undefined;
+
+  for (const step of steps) {
+    if (stopReason === undefined && options.signal.aborted) stopReason = 'the run was interrupted';
+    if (stopReason !== undefined) {
+      const skipped = blank(step, 'skipped');
+      skipped.skippedReason = stopReason;
+      results.push(skipped);
+      options.reporter.onStepEnd?.(info, skipped);
+      continue;
+    }
+    options.reporter.onStepStart?.(info, step);
+    const result = await runStep(info, step, options);
+    results.push(result);
+    options.reporter.onStepEnd?.(info, result);
+    if (result.status === 'failed' || result.status === 'error') {
+      stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
+    }
+  }
+
+  const result: CaseResult = {
+    id: info.id,
+    name: info.name,
+    playbook: info.playbook,
+    ...(info.study ? { study: info.study } : {}),
+    status: caseStatus(results),
+    durationMs: Math.round(performance.now() - started),
+    ...(options.workbench ? { workbench: options.workbench } : {}),
+    steps: results,
+  };
+  options.reporter.onCaseEnd?.(result);
+  return result;
+}
+
+async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions): Promise<StepResult> {
+  const result = blank(step, 'passed');
+  const started = performance.now();
+  let attemptStart = 0;
+  let attemptAt = '';
+  try {
+    const outcome = await withRetry(
+      options.policy,
+      {
+        classify: options.classify,
+        signal: options.signal,
+        onRetry: (n, error, delayMs) => {
+          const attempt: Attempt = { n, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart), error };
+          result.attempts.push(attempt);
+          options.reporter.onStepRetry?.(info, step, attempt, delayMs);
+        },
+      },
+      async (n) => {
+        attemptStart = performance.now();
+        attemptAt = new Date().toISOString();
+        return withTimeout(options.timeoutMs, options.signal, (signal) => step.run(options.context(step, n, signal)));
+      },
+    );
+    result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart) });
+    result.status = outcome.status;
+    if (outcome.resolvedArgs !== undefined) result.resolvedArgs = outcome.resolvedArgs;
+    if (outcome.artefacts) result.artefacts.push(...outcome.artefacts);
+    if (outcome.image) result.image = outcome.image;
+    if (outcome.failure) result.error = outcome.failure;
+  } catch (err) {
+    const failure: ErrorInfo = options.classify(err).info;
+    result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart), error: failure });
+    result.status = 'error';
+    result.error = failure;
+  }
+  result.durationMs = Math.round(performance.now() - started);
+  return result;
+}
+
+function blank(step: RunnableStep, status: StepResult['status']): StepResult {
+  return {
+    index: step.index,
+    kind: step.kind,
+    description: step.description,
+    span: step.span,
+    status,
+    durationMs: 0,
+    attempts: [],
+    args: step.args,
+    artefacts: [],
+    notices: [],
+  };
+}
+
+/** The step timeout: the attempt's signal is aborted and the attempt rejects with a timeout. */
+export class StepTimeoutError extends Error {
+  readonly code = 'STEP_TIMEOUT';
+  constructor(readonly timeoutMs: number) {
+    super(`the step did not finish within ${timeoutMs} ms (raise it with --timeout)`);
+    this.name = 'StepTimeoutError';
+  }
+}
+
+async function withTimeout<T>(ms: number, outer: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new StepTimeoutError(ms);
+      // Settle the race before aborting: a step that returns on abort must not win it.
+      reject(err);
+      controller.abort(err);
+    }, ms);
+  });
+  try {
+    return await Promise.race([fn(controller.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+    outer.removeEventListener('abort', onAbort);
+  }
+}

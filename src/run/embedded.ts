@@ -1,0 +1,46 @@
+import { Worker } from 'node:worker_threads';
+import type { ReferenceWorkbenchOptions } from '../sim/server.js';
+
+/** A reference workbench started for a run; stopped when the run ends. */
+export interface EmbeddedWorkbench {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the reference workbench in a worker thread, so that N workers render on N cores
+ * while the main thread runs the plans. Running from source, the worker has to register the
+ * TypeScript loader itself: Node 20 does not pass `--import` hooks on to workers.
+ */
+export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): Promise<EmbeddedWorkbench> {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './embedded-worker.ts' : './embedded-worker.js', import.meta.url).href;
+  const code = fromSource
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`
+    : `import(${JSON.stringify(entry)})`;
+  const worker = new Worker(code, { eval: true, workerData: options });
+  return new Promise((resolve, reject) => {
+    const fail = (err: unknown): void => reject(err instanceof Error ? err : new Error(String(err)));
+    worker.once('error', fail);
+    worker.once('exit', (code) => fail(new Error(`the reference workbench worker exited (code ${code}) before it was ready`)));
+    worker.once('message', (msg: { url?: string; error?: string }) => {
+      worker.removeAllListeners('exit');
+      worker.removeListener('error', fail);
+      if (msg.error !== undefined || msg.url === undefined) {
+        void worker.terminate();
+        fail(new Error(msg.error ?? 'the reference workbench worker sent no URL'));
+        return;
+      }
+      resolve({
+        url: msg.url,
+        stop: async () => {
+          const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+          worker.postMessage('stop');
+          const timer = setTimeout(() => void worker.terminate(), 5000);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    });
+  });
+}
