@@ -37,6 +37,8 @@ const PLAIN_START_BAD = /^[[\]{}#&*!|>'"%@`,?:]/;
 const INT = /^[-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 const FLOW_KEY = /([A-Za-z_][A-Za-z0-9_.-]*): /y;
+// A block key: a simple name, optional spaces, a colon, then a space or the end of the line.
+const BLOCK_KEY = /([A-Za-z_][A-Za-z0-9_.-]*) *:(?=[ \n]|$)/y;
 const PLAIN_FLOW = /[^,[\]{}\n]*/y;
 const PLAIN_BLOCK = /[^\n]*/y;
 const SPACE = 32;
@@ -121,7 +123,6 @@ class Reader {
 
   private map(indent: number, first: number, compact = false): YMap {
     const entries: YEntry[] = [];
-    const keys = new Set<string>();
     let end = first;
     let startAt = first;
     while (this.i < this.lines.length) {
@@ -130,8 +131,7 @@ class Reader {
       if (!(compact && entries.length === 0) && line.indent !== indent) break;
       if (this.isDash(at)) break;
       const key = this.plainKey(at, line.end);
-      if (keys.has(key.text)) giveUp();
-      keys.add(key.text);
+      if (hasKey(entries, key.text)) giveUp();
       let v = key.colon + 1;
       while (this.text[v] === ' ') v++;
       let value: YNode;
@@ -177,31 +177,21 @@ class Reader {
     return c === '{' || c === '[';
   }
 
+  /** Whether the line goes on with `key:` here (rather than a scalar or a flow collection). */
   private keyAhead(at: number, end: number): boolean {
-    const c = this.text[at];
-    if (c === '{' || c === '[' || c === '"' || c === "'") return false;
-    for (let j = at; j < end; j++) {
-      const ch = this.text[j];
-      if (ch === '#' && this.text[j - 1] === ' ') return false;
-      if (ch === ':' && (j + 1 === end || this.text[j + 1] === ' ')) return true;
-    }
-    return false;
+    BLOCK_KEY.lastIndex = at;
+    const m = BLOCK_KEY.exec(this.text);
+    return m !== null && at + (m[1] as string).length < end;
   }
 
   private plainKey(at: number, end: number): { text: string; end: number; colon: number } {
-    if (PLAIN_START_BAD.test(this.text[at] ?? '') || this.text[at] === '-') giveUp();
-    for (let j = at; j < end; j++) {
-      const ch = this.text[j];
-      if (ch === '#' && this.text[j - 1] === ' ') giveUp();
-      if (ch === ':' && (j + 1 === end || this.text[j + 1] === ' ')) {
-        let k = j;
-        while (this.text[k - 1] === ' ') k--;
-        const text = this.text.slice(at, k);
-        if (text === '' || !/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(text)) giveUp();
-        return { text, end: k, colon: j };
-      }
-    }
-    return giveUp();
+    BLOCK_KEY.lastIndex = at;
+    const m = BLOCK_KEY.exec(this.text);
+    if (!m) return giveUp();
+    const text = m[1] as string;
+    const colon = this.text.indexOf(':', at + text.length);
+    if (colon >= end) giveUp();
+    return { text, end: at + text.length, colon };
   }
 
   /** A value on the rest of a line: flow collection, quoted or plain scalar, then only a comment. */
@@ -228,50 +218,51 @@ class Reader {
   private flow(at: number, end: number): { node: YMap | YSeq; after: number } {
     const open = this.text[at];
     let j = at + 1;
-    const skip = (): void => {
-      while (this.text[j] === ' ') j++;
-      if (j >= end) giveUp();
-    };
     if (open === '[') {
       const items: YNode[] = [];
-      skip();
+      j = this.skipSpaces(j, end);
       while (this.text[j] !== ']') {
         const r = this.flowValue(j, end);
         items.push(r.node);
         j = r.after;
-        skip();
+        j = this.skipSpaces(j, end);
         if (this.text[j] === ',') {
           j++;
-          skip();
+          j = this.skipSpaces(j, end);
           if (this.text[j] === ']') giveUp();
         } else if (this.text[j] !== ']') giveUp();
       }
       return { node: { type: 'seq', start: at, end: j + 1, items }, after: j + 1 };
     }
     const entries: YEntry[] = [];
-    const keys = new Set<string>();
-    skip();
+    j = this.skipSpaces(j, end);
     while (this.text[j] !== '}') {
       const keyStart = j;
       FLOW_KEY.lastIndex = j;
       const m = FLOW_KEY.exec(this.text);
       if (!m || keyStart + m[0].length > end) giveUp();
       const key = m[1] as string;
-      if (keys.has(key)) giveUp();
-      keys.add(key);
+      if (hasKey(entries, key)) giveUp();
       j = keyStart + key.length + 1;
-      skip();
+      j = this.skipSpaces(j, end);
       const r = this.flowValue(j, end);
       entries.push({ key, keyRange: { start: keyStart, end: keyStart + key.length }, value: r.node });
       j = r.after;
-      skip();
+      j = this.skipSpaces(j, end);
       if (this.text[j] === ',') {
         j++;
-        skip();
+        j = this.skipSpaces(j, end);
         if (this.text[j] === '}') giveUp();
       } else if (this.text[j] !== '}') giveUp();
     }
     return { node: { type: 'map', start: at, end: j + 1, entries }, after: j + 1 };
+  }
+
+  /** The first non-space offset from `j`; the flow collection must go on before the line ends. */
+  private skipSpaces(j: number, end: number): number {
+    while (this.text.charCodeAt(j) === SPACE) j++;
+    if (j >= end) giveUp();
+    return j;
   }
 
   private flowValue(at: number, end: number): { node: YNode; after: number } {
@@ -317,6 +308,12 @@ class Reader {
     const value = resolvePlain(raw);
     return { type: 'scalar', start: at, end: k, value, textStart: at, verbatim: typeof value === 'string' };
   }
+}
+
+/** Duplicate keys are the `yaml` library's to report. Maps are small: a scan beats a set. */
+function hasKey(entries: readonly YEntry[], key: string): boolean {
+  for (const e of entries) if (e.key === key) return true;
+  return false;
 }
 
 /** The YAML 1.2 core schema, as the `yaml` library applies it; unusual forms are left to it. */
