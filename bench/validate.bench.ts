@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const STEPS = 2000;
-const RUNS = 15;
+const RUNS = 21;
 
 /** A playbook that uses every kind of step, with real (empty) input files so they are checked. */
 export function generatePlaybook(steps: number): string {
