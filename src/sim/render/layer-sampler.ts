@@ -96,8 +96,17 @@ export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, 
     let d = di;
     let n = nx;
     let stride = 1;
-    if (dj !== 0) [f, d, n, stride] = [fj, dj, ny, nx];
-    else if (dk !== 0) [f, d, n, stride] = [fk, dk, nz, nxy];
+    if (dj !== 0) {
+      f = fj;
+      d = dj;
+      n = ny;
+      stride = nx;
+    } else if (dk !== 0) {
+      f = fk;
+      d = dk;
+      n = nz;
+      stride = nxy;
+    }
     const fixedOk = (stride === 1 || (fi >= -0.5 && fi < nx - 0.5)) && (stride === nx || (fj >= -0.5 && fj < ny - 0.5)) && (stride === nxy || (fk >= -0.5 && fk < nz - 0.5));
     if (!fixedOk) return;
     const base = (stride === 1 ? 0 : Math.round(fi)) + (stride === nx ? 0 : nx * Math.round(fj)) + (stride === nxy ? 0 : nxy * Math.round(fk));

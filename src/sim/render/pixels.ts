@@ -13,29 +13,36 @@ export function fillRgb(rgb: Float32Array, color: Rgb): void {
 /** Whether a Uint32 word holds its lowest byte first, so one RGBA pixel can be stored as one word. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/**
- * Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. Every rendered pixel passes through
- * here, so on little-endian machines (all that Node.js ships for) a pixel is one word store.
- */
+/** Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. */
 export function toRgba(width: number, height: number, rgb: Float32Array): RgbaImage {
   const data = new Uint8Array(width * height * 4);
+  packRgb(rgb, data, 0);
+  return { width, height, data };
+}
+
+/**
+ * Writes the float RGB pixels of `rgb` (0..1, NaN as 0) as opaque RGBA bytes into `data`, from
+ * pixel `first` on. Every rendered pixel passes through here, so on little-endian machines (all
+ * that Node.js ships for) a pixel is one word store.
+ */
+export function packRgb(rgb: Float32Array, data: Uint8Array, first: number): void {
+  const count = rgb.length / 3;
   if (LITTLE_ENDIAN) {
-    const words = new Uint32Array(data.buffer);
-    for (let i = 0, p = 0; i < rgb.length; i += 3, p++) {
+    const words = new Uint32Array(data.buffer, data.byteOffset + first * 4, count);
+    for (let i = 0, p = 0; p < count; i += 3, p++) {
       const r = rgb[i]!;
       const g = rgb[i + 1]!;
       const b = rgb[i + 2]!;
       words[p] = (Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255) | (Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255) << 8) | (Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255) << 16) | 0xff000000) >>> 0;
     }
-    return { width, height, data };
+    return;
   }
-  for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
+  for (let i = 0, o = first * 4; i < rgb.length; i += 3, o += 4) {
     data[o] = to8(rgb[i]!);
     data[o + 1] = to8(rgb[i + 1]!);
     data[o + 2] = to8(rgb[i + 2]!);
     data[o + 3] = 255;
   }
-  return { width, height, data };
 }
 
 /** An opaque image of one colour. */
