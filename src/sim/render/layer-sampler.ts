@@ -122,7 +122,12 @@ export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, 
   }
 }
 
-/** Blends voxels base + stride·round(f + c·d), for c < count, where f stays in [-0.5, limit). */
+/**
+ * Blends voxels base + stride·round(f + c·d), for c < count, where f stays in [-0.5, limit).
+ * Pixels come in runs that show the same voxel: its colour is worked out once, and the run
+ * goes on while f stays within half a voxel of it (Math.round(f) = q exactly when
+ * q - 0.5 <= f < q + 0.5), so there is no rounding per pixel.
+ */
 function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: number, stride: number, rgb: Float32Array, o: number, count: number): void {
   const frame = l.frame;
   const a = l.opacity;
@@ -132,37 +137,49 @@ function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: 
   const low = l.low;
   const scale = l.scale;
   const [t0, t1, t2] = l.tint;
-  let last = -1;
-  let show = false;
-  let c0 = 0;
-  let c1 = 0;
-  let c2 = 0;
-  for (let c = 0; c < count; c++, o += 3, f += d) {
-    if (f < -0.5 || f >= limit) continue;
-    const at = base + stride * Math.round(f);
-    if (at !== last) {
-      last = at;
-      if (label) {
-        const value = Math.round(frame[at]!);
-        show = value > 0;
-        if (show) {
-          const t = (value === 1 ? 1 : 2 + ((value - 2) % PALETTE_SIZE)) * 3;
-          c0 = table[t]! * a;
-          c1 = table[t + 1]! * a;
-          c2 = table[t + 2]! * a;
-        }
-      } else {
-        let g = (frame[at]! - low) * scale;
-        g = g < 0 ? 0 : g > 1 ? 1 : g;
-        show = true;
-        c0 = g * t0 * a;
-        c1 = g * t1 * a;
-        c2 = g * t2 * a;
-      }
+  let c = 0;
+  while (c < count) {
+    if (f < -0.5 || f >= limit) {
+      c++;
+      o += 3;
+      f += d;
+      continue;
     }
-    if (!show) continue;
-    rgb[o] = rgb[o]! * keep + c0;
-    rgb[o + 1] = rgb[o + 1]! * keep + c1;
-    rgb[o + 2] = rgb[o + 2]! * keep + c2;
+    const q = Math.round(f);
+    const lo = q - 0.5;
+    const hi = q + 0.5;
+    const v = frame[base + stride * q]!;
+    let c0: number;
+    let c1: number;
+    let c2: number;
+    if (label) {
+      const value = Math.round(v);
+      if (!(value > 0)) {
+        do {
+          c++;
+          o += 3;
+          f += d;
+        } while (c < count && f >= lo && f < hi);
+        continue;
+      }
+      const t = (value === 1 ? 1 : 2 + ((value - 2) % PALETTE_SIZE)) * 3;
+      c0 = table[t]! * a;
+      c1 = table[t + 1]! * a;
+      c2 = table[t + 2]! * a;
+    } else {
+      let g = (v - low) * scale;
+      g = g < 0 ? 0 : g > 1 ? 1 : g;
+      c0 = g * t0 * a;
+      c1 = g * t1 * a;
+      c2 = g * t2 * a;
+    }
+    do {
+      rgb[o] = rgb[o]! * keep + c0;
+      rgb[o + 1] = rgb[o + 1]! * keep + c1;
+      rgb[o + 2] = rgb[o + 2]! * keep + c2;
+      c++;
+      o += 3;
+      f += d;
+    } while (c < count && f >= lo && f < hi);
   }
 }
