@@ -93,4 +93,6 @@ test('bad data never crashes: NaN voxels, a frame shorter than its dimensions, n
   assert.deepEqual(centre([]), [0, 0, 0, 255]);
   const unscaled = { ...axial, camera: { ...axial.camera, parallel_scale: null } };
   assert.equal(renderView(unscaled, [layerOf(constant(1000))]).data.length, 16 * 16 * 4);
+  const lost = { ...axial, camera: { ...axial.camera, focal_point: [NaN, 0, Infinity] as [number, number, number] } };
+  assert.equal(renderView(lost, [layerOf(constant(1000))]).data.length, 16 * 16 * 4, 'a camera with NaN in it');
 });

@@ -102,6 +102,9 @@ test('a narrower view angle magnifies; the same view renders the same pixels', (
 test('a camera inside the box and a missing view angle still render', () => {
   const inside = renderView(view3d(centre, CAUDAL.dop, CAUDAL.up, threePlanes, bounds, { distance: 1 }), [layerOf(volume)]);
   assert.equal(inside.data.length, 64 * 64 * 4);
+  const lost = from(CAUDAL, threePlanes);
+  lost.camera = { ...lost.camera, position: [NaN, NaN, NaN] };
+  assert.equal(renderView(lost, [layerOf(volume)]).data.length, 64 * 64 * 4, 'a camera with NaN in it');
   const noAngle = from(CAUDAL, threePlanes);
   noAngle.camera = { ...noAngle.camera, perspective_angle: null };
   assert.ok(same(renderView(noAngle, [layerOf(volume)]), renderView(from(CAUDAL, threePlanes, { angle: 30 }), [layerOf(volume)])), 'VTK default of 30 degrees');
