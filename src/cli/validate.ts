@@ -29,7 +29,7 @@ export const registerValidate: RegisterCommand = (program, setExitCode) => {
       for (const file of files) {
         let result: ReturnType<typeof compilePlaybook>;
         try {
-          result = compilePlaybook(file, { vars: parsed.vars, checkFiles: opts.checkFiles });
+          result = compilePlaybook(file, { vars: parsed.vars, checkFiles: opts.checkFiles, checkOnly: true });
         } catch (err) {
           // A bug, not the user's mistake: say so in one line rather than with a stack trace.
           console.error(`wbplay validate: internal error while checking ${file}: ${(err as Error).message}; please report it`);

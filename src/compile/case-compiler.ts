@@ -94,6 +94,7 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     inline(session, frame, state, args as IncludeArgs, span, value, out);
     return;
   }
+  if (session.options.checkOnly) return;
   out.push({
     index: out.length + 1,
     kind,

@@ -18,10 +18,12 @@ export interface CompileOptions {
   env?: NodeJS.ProcessEnv;
   /** Paths in messages and spans are shown relative to this folder (default: the working directory). */
   displayRoot?: string;
+  /** Find every problem but return no plan (default false). */
+  checkOnly?: boolean;
 }
 
 export interface CompileResult {
-  /** Present when there is no diagnostic. */
+  /** Present when there is no diagnostic (and `checkOnly` was not asked). */
   plan?: Plan;
   diagnostics: Diagnostic[];
   /** The text of every file read, by shown path, for rendering diagnostics. */
@@ -30,10 +32,11 @@ export interface CompileResult {
 
 /** Compiles a playbook file into its plan, or says everything that is wrong with it. */
 export function compilePlaybook(path: string, options: CompileOptions = {}): CompileResult {
-  const session = new Session({ checkFiles: options.checkFiles ?? true, env: options.env ?? process.env, displayRoot: options.displayRoot ?? process.cwd() });
+  const checkOnly = options.checkOnly ?? false;
+  const session = new Session({ checkFiles: options.checkFiles ?? true, env: options.env ?? process.env, displayRoot: options.displayRoot ?? process.cwd(), checkOnly });
   const plan = compileRoot(session, resolve(path), path, options.vars ?? {});
   const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
-  return { ...(plan && diagnostics.length === 0 ? { plan } : {}), diagnostics, sources: session.sources() };
+  return { ...(plan && diagnostics.length === 0 && !checkOnly ? { plan } : {}), diagnostics, sources: session.sources() };
 }
 
 /** The plan of a playbook; throws a PlaybookError carrying every diagnostic when it is invalid. */

@@ -15,6 +15,8 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv;
   /** Paths in messages are shown relative to this folder. */
   displayRoot: string;
+  /** Find every problem but build no plan (what `wbplay validate` needs, in less time). */
+  checkOnly: boolean;
 }
 
 /** One playbook file, parsed and checked at the top level once, however often it is included. */

@@ -189,3 +189,14 @@ test('node references: uid: and name: need no earlier step, an alias does', asyn
   const plan = loadPlaybook(file, { env: {} });
   assert.deepEqual(steps(plan).map((s) => (s.args as { node?: unknown }).node), [{ uid: 'abc-123' }, { name: 'Liver' }, undefined, { ref: 'Scan' }]);
 });
+
+test('checkOnly finds the same problems and builds no plan', async () => {
+  const bad = await playbook('co-bad.yaml', 'version: 1\nsteps:\n  - load: { file: data/ct.nrrd, as: ct }\n  - set: { node: ct, opacity: 3 }\n  - include: { file: co-inc.yaml }\n');
+  await playbook('co-inc.yaml', 'version: 1\nsteps:\n  - remove: { node: nothing }\n');
+  const full = compilePlaybook(bad, { env: {} });
+  const check = compilePlaybook(bad, { env: {}, checkOnly: true });
+  assert.deepEqual(check.diagnostics, full.diagnostics);
+  assert.deepEqual(full.diagnostics.map((d) => d.code), ['OUT_OF_RANGE', 'UNKNOWN_NODE']);
+  const good = await playbook('co-good.yaml', 'version: 1\nsteps:\n  - reinit\n');
+  assert.deepEqual(compilePlaybook(good, { env: {}, checkOnly: true }), { diagnostics: [], sources: compilePlaybook(good, { env: {} }).sources });
+});
