@@ -3,6 +3,7 @@
  * connections dropped before or after the request was applied, and a stall that never answers.
  * A seeded generator makes every run with the same seed and request sequence fault alike.
  */
+import { mulberry32 } from './random.js';
 
 export type FaultKind = 'latency' | '503' | '429' | 'drop-before' | 'drop-after' | 'stall';
 export const FAULT_KINDS: readonly FaultKind[] = ['latency', '503', '429', 'drop-before', 'drop-after', 'stall'];
@@ -139,24 +140,12 @@ function pathRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
-/** mulberry32: tiny, fast and good enough to make faults repeatable from a seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export class FaultInjector {
   private readonly random: () => number;
   private readonly rules: Array<FaultRule & { pattern: RegExp | undefined; seen: number }>;
 
   constructor(spec: FaultSpec) {
-    this.random = generator(spec.seed ?? 1);
+    this.random = mulberry32(spec.seed ?? 1);
     this.rules = spec.rules.map((r) => ({ ...r, pattern: r.path === undefined ? undefined : pathRegExp(r.path), seen: 0 }));
   }
 

@@ -1,4 +1,7 @@
 import { IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
+import { mulberry32 } from './random.js';
+
+export { mulberry32 };
 
 /**
  * Synthetic studies for demos and tests: a CT-like trunk with a tumour, its label image, an
@@ -8,18 +11,6 @@ import { IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
  * organ on the patient's right and a dense marker anterior-left near the top, so a flipped or
  * swapped axis shows at a glance.
  */
-
-/** Small, fast, seedable PRNG (mulberry32): the same seed gives the same sequence on every platform. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Tumour {
   /** Centre in world millimetres (LPS). */
