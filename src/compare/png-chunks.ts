@@ -83,3 +83,14 @@ export function chunkCrcMatches(bytes: Uint8Array, chunk: PngChunk): boolean {
   const stored = view.getUint32(chunk.dataOffset + chunk.length);
   return crc32(bytes.subarray(chunk.offset + 4, chunk.dataOffset + chunk.length)) === stored;
 }
+
+/** The chunks (or any byte runs) of a PNG joined into one array. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 import { constants, deflate } from 'node:zlib';
 import { promisify } from 'node:util';
-import { makeChunk, PNG_SIGNATURE } from './png-chunks.js';
+import { makeChunk, PNG_SIGNATURE, concatBytes } from './png-chunks.js';
 import type { RgbaImage } from './image.js';
 
 const deflateAsync = promisify(deflate);
@@ -42,11 +42,5 @@ function assemble(width: number, height: number, colorType: number, extra: Uint8
   ihdr[8] = 8;
   ihdr[9] = colorType;
   const parts = [PNG_SIGNATURE, makeChunk('IHDR', ihdr), ...extra, makeChunk('IDAT', compressed), makeChunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { CompareError } from './compare-error.js';
-import { chunkCrcMatches, listChunks, makeChunk } from './png-chunks.js';
+import { chunkCrcMatches, listChunks, makeChunk, concatBytes } from './png-chunks.js';
 
 const TEXT_TYPES = new Set(['tEXt', 'iTXt', 'zTXt']);
 const latin1 = new TextDecoder('latin1');
@@ -63,13 +63,7 @@ export function addPngText(png: Uint8Array, entries: Record<string, string>, lab
     }
     parts.push(png.subarray(chunk.offset, chunk.dataOffset + chunk.length + 4));
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 /** The text entries of a PNG (tEXt, zTXt, iTXt); chunks whose CRC does not match are skipped. */
