@@ -137,7 +137,7 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
     return;
   }
   if (!file.root) return;
-  for (const key of ['foreach', 'workbench'] as const) {
+  for (const key of ['foreach', 'workbench', 'contact_sheet'] as const) {
     const e = entry(file.root, key);
     if (e) session.error('INCLUDE_SHAPE', `an included playbook cannot have \`${key}\``, `${key} belongs to the playbook that is run; move it there`, file.source.span(e.keyRange.start, e.keyRange.end));
   }

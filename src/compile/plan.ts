@@ -52,6 +52,17 @@ export interface PlanWorkbench {
   token?: { env: string } | { redacted: true };
 }
 
+/** One figure tiling an image of every case, made once all cases have run. */
+export interface PlanContactSheet {
+  /** Where the sheet is written (absolute). */
+  save: string;
+  columns?: number;
+  /** Tiles are scaled to this width, keeping their aspect; default: the first tile's width. */
+  tile_width?: number;
+  /** One per case, in case order; `file` is one of that case's outputs (absolute). */
+  tiles: { case: string; file: string; label: string }[];
+}
+
 export interface Plan {
   version: typeof PLAN_VERSION;
   playbook: { path: string; sha256: string };
@@ -63,4 +74,5 @@ export interface Plan {
   vars: Record<string, VarValue>;
   foreach?: { as: string; source: ForeachSource; from?: string; count: number };
   cases: PlanCase[];
+  contact_sheet?: PlanContactSheet;
 }

@@ -38,7 +38,10 @@ export type DiagnosticCode =
   | 'FOREACH_SOURCE'
   | 'DUPLICATE_STUDY'
   | 'OUTPUT_COLLISION'
-  | 'LAYOUT_INVALID';
+  | 'LAYOUT_INVALID'
+  | 'NEEDS_FOREACH'
+  | 'UNKNOWN_TILE'
+  | 'STUDY_IN_SAVE';
 
 /**
  * Where a problem is: 1-based line and column of its first character and of the character
