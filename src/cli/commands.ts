@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerDemoData } from './demo-data.js';
 import { registerPlan } from './plan.js';
+import { registerRun } from './run.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
@@ -15,6 +16,7 @@ export const commands: RegisterCommand[] = [
   registerDemoData,
   registerValidate,
   registerPlan,
+  registerRun,
   registerSchema,
   registerServe,
 ];

@@ -6,6 +6,7 @@ export {
   type NetworkErrorCode, type UsageErrorCode, type LaunchErrorCode,
 } from './errors.js';
 export { float, floats, JsonFloat } from './json-body.js';
+export { splitFileName } from './upload.js';
 export { launchWorkbench, discover, PORT_RANGE, type LaunchOptions, type LaunchedWorkbench, type DiscoveredWorkbench } from './launch.js';
 export type { Nodes, NodeFilter, FilterValue, DisplayProperties, NodeData } from './nodes.js';
 export type { CreateNodeOptions, CreatedNode, TransferMode } from './node-creation.js';

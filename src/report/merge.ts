@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { RESULT_VERSION, summarize, type CaseResult, type Provenance, type RunResult, type Status } from '../run/result.js';
+import { RESULT_VERSION, runStatus, summarize, type CaseResult, type Provenance, type RunResult } from '../run/result.js';
 import { readRunResult } from './read-report.js';
 import { ReportError } from './report-error.js';
 
@@ -7,14 +7,6 @@ import { ReportError } from './report-error.js';
 export interface ShardResult {
   result: RunResult;
   dir: string;
-}
-
-/** A run fails when a case failed, errs when a case erred, is skipped when every case was. */
-export function runStatus(cases: readonly CaseResult[]): Status {
-  if (cases.some((c) => c.status === 'failed')) return 'failed';
-  if (cases.some((c) => c.status === 'error')) return 'error';
-  if (cases.length > 0 && cases.every((c) => c.status === 'skipped')) return 'skipped';
-  return 'passed';
 }
 
 /** Reads `report.json` from each shard folder and merges them (see `mergeRunResults`). */

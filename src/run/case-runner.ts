@@ -12,8 +12,8 @@ export interface RunnableStep extends StepInfo {
 export interface CaseRunOptions {
   policy: RetryPolicy;
   classify(err: unknown): Classified;
-  /** Builds the context of one attempt of one step. */
-  context(step: RunnableStep, attempt: number, signal: AbortSignal): StepRunContext;
+  /** Builds the context of one attempt of one step; `notice` adds a line to the step's result. */
+  context(step: RunnableStep, attempt: number, signal: AbortSignal, notice: (message: string) => void): StepRunContext;
   reporter: Reporter;
   timeoutMs: number;
   /** Aborted by Ctrl-C: the current step is aborted, the rest skipped. */
@@ -22,7 +22,8 @@ export interface CaseRunOptions {
 }
 
 /**
- * Runs the steps of one case in order. A step that fails or errs ends the case: the steps
+ * Runs the steps of one case in order (the caller reports the case's end: it may run again
+ * elsewhere when its workbench died). A step that fails or errs ends the case: the steps
  * after it are skipped with the reason. Every attempt is recorded.
  */
 export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], options: CaseRunOptions): Promise<CaseResult> {
@@ -58,13 +59,16 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
     ...(options.workbench ? { workbench: options.workbench } : {}),
     steps: results,
   };
-  options.reporter.onCaseEnd?.(result);
   return result;
 }
 
 async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions): Promise<StepResult> {
   const result = blank(step, 'passed');
   const started = performance.now();
+  const notice = (message: string): void => {
+    result.notices.push(message);
+    options.reporter.onNotice?.(message);
+  };
   let attemptStart = 0;
   let attemptAt = '';
   try {
@@ -82,7 +86,7 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
       async (n) => {
         attemptStart = performance.now();
         attemptAt = new Date().toISOString();
-        return withTimeout(options.timeoutMs, options.signal, (signal) => step.run(options.context(step, n, signal)));
+        return withTimeout(options.timeoutMs, options.signal, (signal) => step.run(options.context(step, n, signal, notice)));
       },
     );
     result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart) });

@@ -5,6 +5,8 @@ import type { ReferenceWorkbenchOptions } from '../sim/server.js';
 export interface EmbeddedWorkbench {
   url: string;
   stop(): Promise<void>;
+  /** Called when the worker ends without being asked to (a crash takes the workbench with it). */
+  onExit?(listener: () => void): void;
 }
 
 /**
@@ -31,9 +33,14 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
         fail(new Error(msg.error ?? 'the reference workbench worker sent no URL'));
         return;
       }
+      let stopping = false;
       resolve({
         url: msg.url,
+        onExit: (listener) => worker.once('exit', () => {
+          if (!stopping) listener();
+        }),
         stop: async () => {
+          stopping = true;
           const exited = new Promise<void>((done) => worker.once('exit', () => done()));
           worker.postMessage('stop');
           const timer = setTimeout(() => void worker.terminate(), 5000);

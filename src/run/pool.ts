@@ -17,6 +17,8 @@ export interface PoolOptions<I, R, S extends PoolSlot> {
   /** Stop taking new items (fail-fast, Ctrl-C). */
   shouldStop?(): boolean;
   onSlotLost?(slot: S, item: I, retried: boolean): void;
+  /** Called once per item with its final result (not for a run that is retried elsewhere). */
+  onResult?(item: I, result: R): void;
 }
 
 export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slots: readonly S[], options: PoolOptions<I, R, S>): Promise<Array<R | undefined>> {
@@ -33,13 +35,17 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
       const result = await options.run(item, slot);
       if (await options.slotAlive(slot, result)) {
         results[next.index] = result;
+        options.onResult?.(item, result);
         continue;
       }
       live--;
       const retry = next.tries === 0 && live > 0;
       options.onSlotLost?.(slot, item, retry);
       if (retry) queue.unshift({ index: next.index, tries: next.tries + 1 });
-      else results[next.index] = result;
+      else {
+        results[next.index] = result;
+        options.onResult?.(item, result);
+      }
       return;
     }
   };
@@ -47,7 +53,11 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
   await Promise.all(slots.map((slot) => worker(slot)));
   // Whatever is still queued found no slot to run on.
   for (const rest of queue) {
-    if (!options.shouldStop?.()) results[rest.index] = options.abandoned(items[rest.index] as I, 'no workbench left: every workbench of the pool stopped answering');
+    if (options.shouldStop?.()) continue;
+    const item = items[rest.index] as I;
+    const result = options.abandoned(item, 'no workbench left: every workbench of the pool stopped answering');
+    results[rest.index] = result;
+    options.onResult?.(item, result);
   }
   return results;
 }

@@ -128,3 +128,11 @@ export function summarize(cases: readonly CaseResult[]): Summary {
   for (const c of cases) summary[c.status]++;
   return summary;
 }
+
+/** A run fails when a case failed, errs when a case erred, is skipped when every case was. */
+export function runStatus(cases: readonly CaseResult[]): Status {
+  if (cases.some((c) => c.status === 'failed')) return 'failed';
+  if (cases.some((c) => c.status === 'error')) return 'error';
+  if (cases.length > 0 && cases.every((c) => c.status === 'skipped')) return 'skipped';
+  return 'passed';
+}

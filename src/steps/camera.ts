@@ -1,8 +1,10 @@
 import { showFields } from './describe.js';
+import { PASSED } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { windowHandle } from './window-handle.js';
 
 export const STANDARD_VIEWS = ['anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'] as const;
 
@@ -57,6 +59,11 @@ export const camera: StepDefinition<'camera', CameraArgs> = {
     const args: CameraArgs = { window: window?.target === 'window' ? window : placeholder(r.window) };
     for (const f of FIELDS) if (r[f] !== undefined) Object.assign(args, { [f]: r[f] });
     return args;
+  },
+  async run(a, ctx) {
+    const { window, ...patch } = a;
+    await windowHandle(ctx.client, window).setCamera(patch, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     const { window, ...fields } = a;

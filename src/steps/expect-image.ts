@@ -1,8 +1,13 @@
+import { basename, extname } from 'node:path';
+import type { GoldenOutcome } from '../compare/golden.js';
+import type { ImageAssertion } from '../run/result.js';
 import { showFile } from './describe.js';
+import type { StepOutcome, StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
-import { checkSize } from './screenshot.js';
+import { captureSize, checkSize } from './screenshot.js';
 import type { StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { capture } from './window-handle.js';
 
 export interface Rect {
   x: number;
@@ -71,6 +76,34 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
       ...(r.height !== undefined ? { height: r.height } : {}),
     };
   },
+  async run(a, ctx) {
+    // Loaded on first use: validating and planning never need the image code.
+    const [{ checkGolden }, { captureStable }] = await Promise.all([import('../compare/golden.js'), import('../compare/stable.js')]);
+    const grab = async (): Promise<Uint8Array> => (await capture(ctx.client, a.of, { format: 'png', ...captureSize(a), signal: ctx.signal })).bytes;
+    const actual = a.stable ? (await captureStable(grab, { timeoutMs: stableBudget(ctx), intervalMs: STABLE_INTERVAL_MS, signal: ctx.signal })).bytes : await grab();
+    const name = basename(a.golden, extname(a.golden));
+    const outcome = await checkGolden({
+      actualPng: actual,
+      goldenPath: a.golden,
+      outputDir: ctx.artefactDir,
+      name,
+      options: {
+        threshold: a.threshold,
+        ...(a.max_diff_pixels !== undefined ? { maxDiffPixels: a.max_diff_pixels } : {}),
+        ...(a.max_diff_ratio !== undefined ? { maxDiffRatio: a.max_diff_ratio } : {}),
+        masks: a.masks,
+        regions: a.regions.map((r, i) => ({
+          name: `region ${i + 1}`, x: r.x, y: r.y, width: r.width, height: r.height, threshold: r.threshold,
+          ...(r.max_diff_pixels !== undefined ? { maxDiffPixels: r.max_diff_pixels } : {}),
+          ...(r.max_diff_ratio !== undefined ? { maxDiffRatio: r.max_diff_ratio } : {}),
+        })),
+      },
+      update: ctx.golden.update,
+      ci: ctx.golden.ci,
+    });
+    if (outcome.notice !== undefined && outcome.status !== 'failed') ctx.notice(outcome.notice);
+    return toOutcome(a, outcome, ctx);
+  },
   describe(a) {
     const limits = [`threshold ${a.threshold}`];
     if (a.max_diff_pixels !== undefined) limits.push(`≤ ${a.max_diff_pixels} px`);
@@ -88,4 +121,42 @@ function pickTolerance(given: Partial<Tolerance>, fallback: Tolerance): Toleranc
   if (pixels !== undefined) t.max_diff_pixels = pixels;
   if (ratio !== undefined) t.max_diff_ratio = ratio;
   return t;
+}
+
+const STABLE_INTERVAL_MS = 100;
+
+/** Settling gets the step's time less a margin, so its own error wins over the step timeout. */
+function stableBudget(ctx: StepRunContext): number {
+  return Math.max(STABLE_INTERVAL_MS * 2, ctx.timeoutMs - 500);
+}
+
+function toOutcome(a: ExpectImageArgs, outcome: GoldenOutcome, ctx: StepRunContext): StepOutcome {
+  const c = outcome.comparison;
+  const image: ImageAssertion = {
+    golden: a.golden,
+    outcome: outcome.status === 'written' ? 'written' : outcome.status === 'updated' ? 'updated' : c?.kind ?? 'different',
+    message: c?.message ?? outcome.notice ?? '',
+    ...(c ? { diffPixels: c.diffPixels, diffRatio: c.diffRatio, totalPixels: c.totalPixels } : {}),
+    ...(c ? { tolerance: c.tolerance } : {}),
+    ...(c?.actualSize ? { actualSize: c.actualSize } : {}),
+    ...(c?.expectedSize ? { expectedSize: c.expectedSize } : {}),
+  };
+  const artefacts = [
+    ...(outcome.status === 'written' || outcome.status === 'updated' ? [ctx.artefact(a.golden, 'golden')] : []),
+    ...(outcome.artefacts.expected ? [ctx.artefact(outcome.artefacts.expected, 'expected')] : []),
+    ...(outcome.artefacts.actual ? [ctx.artefact(outcome.artefacts.actual, 'actual')] : []),
+    ...(outcome.artefacts.diff ? [ctx.artefact(outcome.artefacts.diff, 'diff')] : []),
+  ];
+  if (outcome.status !== 'failed') return { status: 'passed', image, artefacts };
+  const missing = c === undefined;
+  return {
+    status: 'failed',
+    image,
+    artefacts,
+    failure: {
+      code: missing ? 'GOLDEN_MISSING' : c.kind === 'size-mismatch' ? 'IMAGE_SIZE_MISMATCH' : 'IMAGE_MISMATCH',
+      message: missing ? (outcome.notice ?? `golden ${a.golden} is missing`) : `${a.of.address} differs from ${basename(a.golden)}: ${c.message}`,
+      ...(missing ? {} : { hint: 'open the HTML report to see expected, actual and diff; if the change is intended, run with --update-goldens=changed' }),
+    },
+  };
 }

@@ -1,9 +1,11 @@
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { showNode } from './describe.js';
+import type { StepRunContext } from './run-context.js';
 import { object } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { windowHandle } from './window-handle.js';
 
 type Win = Extract<WindowAddress, { target: 'window' }>;
 
@@ -58,6 +60,18 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
     }
     return { of, equals: r.equals, tolerance: r.tolerance ?? DEFAULT_STATE_TOLERANCE };
   },
+  async run(a, ctx) {
+    const { actual, resolved } = await readState(a.of, ctx);
+    const equals = a.of.kind === 'node' && typeof a.equals.parent === 'string' ? { ...a.equals, parent: await ctx.resolveNode({ ref: a.equals.parent }) } : a.equals;
+    const mismatches = Object.entries(equals).flatMap(([key, want]) => differences(key, want, actual[key], a.tolerance));
+    const resolvedArgs = { ...a, ...(resolved ? { of: resolved } : {}), equals };
+    if (mismatches.length === 0) return { status: 'passed', resolvedArgs };
+    return {
+      status: 'failed',
+      resolvedArgs,
+      failure: { code: 'STATE_MISMATCH', message: `${this.describe(a)}: ${mismatches.join('; ')}`, hint: `numbers may differ by at most ${a.tolerance} (set \`tolerance\` to allow more)` },
+    };
+  },
   describe(a) {
     const what = a.of.kind === 'node' ? `node ${showNode(a.of.node)}` : 'window' in a.of ? `${a.of.window.address}${a.of.kind === 'window' ? '' : `/${a.of.kind}`}` : a.of.kind;
     return `check ${what}: ${Object.keys(a.equals).join(', ')}`;
@@ -79,4 +93,50 @@ function target(of: string, ctx: StepCompileContext): StateTarget {
     return { kind: 'slice', window: win };
   }
   return sub?.[2] === 'camera' ? { kind: 'camera', window: win } : { kind: 'window', window: win };
+}
+
+/** The state as the service interface names its fields; for a node, its display properties too. */
+async function readState(of: StateTarget, ctx: StepRunContext): Promise<{ actual: Record<string, unknown>; resolved?: StateTarget }> {
+  const call = { signal: ctx.signal };
+  switch (of.kind) {
+    case 'position':
+      return { actual: { ...(await ctx.client.rendering.selectedPosition(call)) } };
+    case 'time':
+      return { actual: { ...(await ctx.client.rendering.time(call)) } };
+    case 'camera':
+      return { actual: { ...(await windowHandle(ctx.client, of.window).camera(call)) } };
+    case 'slice':
+      return { actual: { ...(await windowHandle(ctx.client, of.window).selectedSlice(call)) } };
+    case 'window':
+      return { actual: { ...(await windowHandle(ctx.client, of.window).summary(call)) } };
+    case 'node': {
+      const uid = await ctx.resolveNode(of.node);
+      const [node, props] = await Promise.all([ctx.client.nodes.get(uid, call), ctx.client.properties.list(uid, { names: ['visible', 'opacity', 'color'], ...call })]);
+      const actual = { name: node.name, parent: node.parent_uid, data_type: node.data_type, visible: plain(props.visible), opacity: plain(props.opacity), color: plain(props.color) };
+      return { actual, resolved: { kind: 'node', node: { uid } } };
+    }
+  }
+}
+
+/** `{type: 'ColorProperty', value: [...]}` reads as its value. */
+function plain(value: unknown): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value ? (value as { value: unknown }).value : value;
+}
+
+/** What differs between `want` and `got`, with the path into the value; objects compare only the keys wanted. */
+export function differences(path: string, want: unknown, got: unknown, tolerance: number): string[] {
+  if (typeof want === 'number' && typeof got === 'number') {
+    const delta = Math.abs(want - got);
+    return delta <= tolerance ? [] : [`${path}: expected ${want}, got ${got} (off by ${Number(delta.toPrecision(3))})`];
+  }
+  if (Array.isArray(want)) {
+    if (!Array.isArray(got) || got.length !== want.length) return [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got ?? null)}`];
+    const inner = want.flatMap((w, i) => differences(`${path}[${i}]`, w, got[i], tolerance));
+    return inner.length === 0 ? [] : [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`];
+  }
+  if (want !== null && typeof want === 'object') {
+    if (got === null || typeof got !== 'object') return [`${path}: expected an object, got ${JSON.stringify(got ?? null)}`];
+    return Object.entries(want).flatMap(([k, w]) => differences(`${path}.${k}`, w, (got as Record<string, unknown>)[k], tolerance));
+  }
+  return want === got ? [] : [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got ?? null)}`];
 }

@@ -1,3 +1,4 @@
+import { PASSED } from './run-context.js';
 import { object } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 
@@ -10,6 +11,10 @@ export const hideAll: StepDefinition<'hide_all', HideAllArgs> = {
   bare: true,
   compile() {
     return {};
+  },
+  async run(_a, ctx) {
+    await ctx.client.nodes.hideAll({ signal: ctx.signal });
+    return PASSED;
   },
   describe() {
     return 'hide all nodes';

@@ -28,4 +28,8 @@ export const include: StepDefinition<'include', IncludeArgs> = {
   describe(a) {
     return `include ${showFile(a.file)}`;
   },
+  run() {
+    // The compiler replaces every include by its steps; a plan never holds one.
+    return Promise.reject(new Error('an include step cannot run: it is inlined when the playbook compiles'));
+  },
 };

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { LayoutDocument } from '../client/index.js';
 import { showFile } from './describe.js';
 import { checkLayoutDocument } from './layout-document.js';
+import { PASSED } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 
@@ -45,6 +48,12 @@ export const layout: StepDefinition<'layout', LayoutArgs> = {
     }
     ctx.setLayoutCells(checked.cells);
     return { ...(file ? { file } : {}), document, cells: checked.cells };
+  },
+  async run(a, ctx) {
+    // A file unreadable at compile time (planned without --check-files) is read now.
+    const document = a.document ?? (JSON.parse(await readFile(a.file ?? '', 'utf8')) as Record<string, unknown>);
+    await ctx.client.mxn.setLayout(document as unknown as LayoutDocument, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     const from = a.file ? showFile(a.file) : 'inline document';

@@ -1,4 +1,6 @@
-import { showFields, showFile, showNode } from './describe.js';
+import { splitFileName } from '../client/index.js';
+import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
+import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -63,8 +65,41 @@ export const load: StepDefinition<'load', LoadArgs> = {
     ctx.defineNode(r.as, r.name);
     return args;
   },
+  async run(a, ctx) {
+    const parent = a.parent ? await ctx.resolveNode(a.parent) : undefined;
+    let uid = ctx.attempt > 1 ? await findEarlier(ctx) : undefined;
+    if (uid === undefined) {
+      const created = await ctx.client.nodes.create({
+        file: a.file,
+        // Created under the step's marker and renamed below: see StepRunContext.marker.
+        name: ctx.marker,
+        ...(parent !== undefined ? { parent } : {}),
+        ...(a.transfer !== 'auto' ? { transfer: a.transfer } : {}),
+        ...(a.format !== undefined ? { format: a.format } : {}),
+        signal: ctx.signal,
+      });
+      uid = created.node.uid;
+    }
+    ctx.bindNode(a.as, uid);
+    const display = dropUndefined({ name: a.name ?? splitFileName(a.file).stem, visible: a.visible, opacity: a.opacity, color: a.color });
+    requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
+    return { status: 'passed', resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid } };
+  },
   describe(a) {
     const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color });
     return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };
+
+/**
+ * The node an earlier attempt of this step made, if it made one: known when its answer
+ * arrived, else found by the marker name when the answer was lost on the way back.
+ */
+async function findEarlier(ctx: StepRunContext): Promise<string | undefined> {
+  const known = ctx.earlierNode();
+  if (known !== undefined) return known;
+  const nodes = await ctx.client.nodes.list({ hierarchy: 'all' }, { signal: ctx.signal });
+  const found = nodes.find((n) => n.name === ctx.marker);
+  if (found) ctx.notice(`the answer to an earlier attempt was lost but its node was created (${found.uid}); using that node instead of loading again`);
+  return found?.uid;
+}

@@ -1,4 +1,5 @@
 import { showVec } from './describe.js';
+import { PASSED } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
@@ -26,6 +27,12 @@ export const position: StepDefinition<'position', PositionArgs> = {
       );
     }
     return { at: r.at, ...(window?.target === 'window' ? { window } : {}) };
+  },
+  async run(a, ctx) {
+    const call = { signal: ctx.signal };
+    if (a.window) await ctx.client.mxn.window(a.window.window).setSelectedPosition(a.at, call);
+    else await ctx.client.rendering.setSelectedPosition(a.at, call);
+    return PASSED;
   },
   describe(a) {
     return a.window ? `move the crosshair of ${a.window.address} to ${showVec(a.at)}` : `move the crosshair to ${showVec(a.at)}`;

@@ -18,6 +18,11 @@ export const reinit: StepDefinition<'reinit', ReinitArgs> = {
     const nodes = r.nodes.map((n, i) => ctx.node(n, ['nodes', i]) ?? { ref: n });
     return { nodes };
   },
+  async run(a, ctx) {
+    const uids = a.nodes ? await Promise.all(a.nodes.map((n) => ctx.resolveNode(n))) : undefined;
+    await ctx.client.rendering.reinit(uids, { signal: ctx.signal });
+    return { status: 'passed', ...(uids ? { resolvedArgs: { nodes: uids.map((uid) => ({ uid })) } } : {}) };
+  },
   describe(a) {
     return a.nodes ? `reinit to ${a.nodes.map(showNode).join(', ')}` : 'reinit to all visible data';
   },

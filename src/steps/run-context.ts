@@ -1,8 +1,10 @@
 import type { WorkbenchClient } from '../client/index.js';
+import type { FigureProvenance } from '../compare/provenance.js';
 import type { Artefact, ErrorInfo, ImageAssertion } from '../run/result.js';
+import type { NodeRef } from './step-definition.js';
 
 /**
- * What a step sees while it runs. The runner builds one per case; a step module's `run`
+ * What a step sees while it runs. The runner builds one per attempt; a step module's `run`
  * uses it and nothing else, so steps stay testable with a fake context.
  */
 export interface StepRunContext {
@@ -10,21 +12,29 @@ export interface StepRunContext {
   readonly client: WorkbenchClient;
   /** 1-based attempt number: from 2 on, a step first checks whether attempt 1 took effect. */
   readonly attempt: number;
-  /** Resolves a node reference (an alias from `load … as:`, a node name, or a UID) to a UID. */
-  resolveNode(ref: string): Promise<string>;
-  /** Records the UID of a node this case created under `alias`. */
+  /** The UID behind a node reference: an alias bound earlier in the case, a node name, or a UID. */
+  resolveNode(ref: NodeRef): Promise<string>;
+  /** Records a node this case created, under its alias when it has one; the case removes it afterwards. */
   bindNode(alias: string | undefined, uid: string): void;
-  /** A marker unique to this case and step, set on nodes it creates (see `load`). */
-  marker(): string;
-  /** Writes an output file atomically and records it for reports and resume. */
-  writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<void>;
-  /** Folder for artefacts of failed assertions (expected/actual/diff). */
+  /**
+   * A name unique to this run, case and step. A node is created under it and renamed after, so
+   * an attempt whose answer was lost can find the node it made instead of making a second one.
+   */
+  readonly marker: string;
+  /** The UID of the node an earlier attempt of this step created and got the answer for. */
+  earlierNode(): string | undefined;
+  /** Writes an output file atomically (creating folders) and records it for reports and resume. */
+  writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact>;
+  /** Folder for the artefacts of failed image assertions (expected/actual/diff). */
   readonly artefactDir: string;
+  /** Records an artefact written by someone else (the golden check) for the report. */
+  artefact(path: string, kind: Artefact['kind']): Artefact;
   readonly golden: { update: 'none' | 'missing' | 'changed' | 'all'; ci: boolean };
-  /** Text chunks written into every captured PNG so a figure can be traced to what made it. */
-  provenance(step: number): Record<string, string>;
+  /** What a captured PNG carries so the figure can be traced to what made it. */
+  provenance(): Promise<FigureProvenance>;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
+  /** A line for the person running (a golden was written, a lost answer was recovered). */
   notice(message: string): void;
 }
 
@@ -38,3 +48,5 @@ export interface StepOutcome {
   /** Why an assertion failed; assertions are never retried. */
   failure?: ErrorInfo;
 }
+
+export const PASSED: StepOutcome = Object.freeze({ status: 'passed' }) as StepOutcome;

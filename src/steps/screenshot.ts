@@ -1,8 +1,10 @@
 import { extname } from 'node:path';
+import { stampProvenance } from '../compare/provenance.js';
 import { showFile } from './describe.js';
 import { object, ref } from './schema-defs.js';
 import type { StepCompileContext, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { capture } from './window-handle.js';
 
 export const IMAGE_FORMATS = ['png', 'jpeg'] as const;
 export type ImageFormat = (typeof IMAGE_FORMATS)[number];
@@ -44,6 +46,11 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
       ...(r.height !== undefined ? { height: r.height } : {}),
     };
   },
+  async run(a, ctx) {
+    const shot = await capture(ctx.client, a.of, { format: a.format, ...captureSize(a), signal: ctx.signal });
+    const bytes = a.format === 'png' ? stampProvenance(shot.bytes, await ctx.provenance()) : shot.bytes;
+    return { status: 'passed', artefacts: [await ctx.writeOutput(a.save, bytes, 'screenshot')] };
+  },
   describe(a) {
     return `capture ${a.of.address}${a.width !== undefined ? ` at ${a.width}x${a.height}` : ''} to ${showFile(a.save)}`;
   },
@@ -53,4 +60,9 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
 export function checkSize(r: { width?: number; height?: number }, ctx: StepCompileContext): void {
   if (r.width !== undefined && r.height === undefined) ctx.keyError('WIDTH_HEIGHT', ['width'], '`width` is given without `height`', 'give both width and height, or neither (the window\'s own size)');
   if (r.height !== undefined && r.width === undefined) ctx.keyError('WIDTH_HEIGHT', ['height'], '`height` is given without `width`', 'give both width and height, or neither (the window\'s own size)');
+}
+
+/** The capture size when the step gives one; the window's own size otherwise. */
+export function captureSize(a: { width?: number; height?: number }): { width: number; height: number } | Record<string, never> {
+  return a.width !== undefined && a.height !== undefined ? { width: a.width, height: a.height } : {};
 }

@@ -1,4 +1,4 @@
-import { showFields, showNode } from './describe.js';
+import { dropUndefined, requireApplied, showFields, showNode } from './describe.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -53,6 +53,13 @@ export const set: StepDefinition<'set', SetArgs> = {
       ...(r.color !== undefined ? { color: r.color } : {}),
       ...(parent !== undefined ? { parent } : {}),
     };
+  },
+  async run(a, ctx) {
+    const uid = await ctx.resolveNode(a.node);
+    const parent = a.parent === undefined ? undefined : a.parent === null ? null : await ctx.resolveNode(a.parent);
+    const result = await ctx.client.nodes.setDisplay(uid, dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent }), { signal: ctx.signal });
+    requireApplied(result, uid);
+    return { status: 'passed', resolvedArgs: { ...a, node: { uid }, ...(parent !== undefined ? { parent: parent === null ? null : { uid: parent } } : {}) } };
   },
   describe(a) {
     return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent: a.parent })}`;

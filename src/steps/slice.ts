@@ -1,6 +1,8 @@
+import { PASSED } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { windowHandle } from './window-handle.js';
 
 export interface SliceArgs {
   window: Extract<WindowAddress, { target: 'window' }>;
@@ -19,6 +21,10 @@ export const slice: StepDefinition<'slice', SliceArgs> = {
       ctx.error('SLICE_3D', ['window'], `\`${window.address}\` is a 3D window and has no slices`, 'select the slice in a 2D window: stdmulti/axial, stdmulti/sagittal, stdmulti/coronal or an MxN cell');
     }
     return { window: window?.target === 'window' ? window : placeholder(r.window), step: r.step };
+  },
+  async run(a, ctx) {
+    await windowHandle(ctx.client, a.window).setSelectedSlice(a.step, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     return `select slice ${a.step} in ${a.window.address}`;

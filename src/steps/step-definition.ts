@@ -1,4 +1,5 @@
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { StepOutcome, StepRunContext } from './run-context.js';
 import type { WindowAddress, WindowTarget } from './window-address.js';
 
 /** Every step kind, in the order the documentation and the schema list them. */
@@ -68,8 +69,8 @@ export interface StepCompileContext {
 }
 
 /**
- * One step kind. The runner adds how the step runs; everything here is what needs no
- * workbench: the schema of its value, how it compiles into the plan and how it reads there.
+ * One step kind: the schema of its value, how it compiles into the plan, how it reads there,
+ * and how it runs against a workbench.
  */
 export interface StepDefinition<K extends StepKind, Args> {
   kind: K;
@@ -86,4 +87,9 @@ export interface StepDefinition<K extends StepKind, Args> {
   compile(raw: unknown, ctx: StepCompileContext): Args;
   /** A short human description for the plan and the reports. */
   describe(args: Args): string;
+  /**
+   * Runs the compiled step. Workbench and file errors are thrown (the runner classifies and
+   * retries them); an assertion that ran and did not hold returns `failed`.
+   */
+  run(args: Args, ctx: StepRunContext): Promise<StepOutcome>;
 }

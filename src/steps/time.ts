@@ -1,3 +1,4 @@
+import { PASSED } from './run-context.js';
 import { object } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 
@@ -13,6 +14,10 @@ export const time: StepDefinition<'time', TimeArgs> = {
   compile(raw) {
     const r = raw as { ms?: number; step?: number };
     return r.ms !== undefined ? { ms: r.ms } : { step: r.step ?? 0 };
+  },
+  async run(a, ctx) {
+    await ctx.client.rendering.setTime('ms' in a ? { timepoint_ms: a.ms } : { timestep: a.step }, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     return 'ms' in a ? `select time ${a.ms} ms` : `select time step ${a.step}`;

@@ -1,3 +1,4 @@
+import { PASSED } from './run-context.js';
 import type { StepDefinition } from './step-definition.js';
 
 export const UPDATE_WHICH = ['all', '2d', '3d'] as const;
@@ -13,6 +14,10 @@ export const update: StepDefinition<'update', UpdateArgs> = {
   bare: true,
   compile(raw) {
     return { which: (raw ?? 'all') as UpdateArgs['which'] };
+  },
+  async run(a, ctx) {
+    await ctx.client.rendering.update(a.which, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     return a.which === 'all' ? 'redraw all windows' : `redraw the ${a.which} windows`;

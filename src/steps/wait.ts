@@ -1,3 +1,5 @@
+import { setTimeout } from 'node:timers/promises';
+import { PASSED } from './run-context.js';
 import { object } from './schema-defs.js';
 import type { StepDefinition } from './step-definition.js';
 
@@ -11,6 +13,10 @@ export const wait: StepDefinition<'wait', WaitArgs> = {
   schema: object({ ms: { type: 'number', minimum: 0, maximum: 600000 } }, ['ms']),
   compile(raw) {
     return { ms: (raw as WaitArgs).ms };
+  },
+  async run(a, ctx) {
+    await setTimeout(a.ms, undefined, { signal: ctx.signal });
+    return PASSED;
   },
   describe(a) {
     return `wait ${a.ms} ms`;

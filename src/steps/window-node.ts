@@ -3,6 +3,7 @@ import { object, ref } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
+import { windowHandle } from './window-handle.js';
 
 export interface WindowNodeArgs {
   window: Extract<WindowAddress, { target: 'window' }>;
@@ -36,6 +37,14 @@ export const windowNode: StepDefinition<'window_node', WindowNodeArgs> = {
       ...(r.visible !== undefined ? { visible: r.visible } : {}),
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
     };
+  },
+  async run(a, ctx) {
+    const uid = await ctx.resolveNode(a.node);
+    const handle = windowHandle(ctx.client, a.window);
+    const call = { signal: ctx.signal };
+    if (a.visible !== undefined) await handle.setNodeVisible(uid, a.visible, call);
+    if (a.layer !== undefined) await handle.setNodeLayer(uid, a.layer, call);
+    return { status: 'passed', resolvedArgs: { ...a, node: { uid } } };
   },
   describe(a) {
     return `in ${a.window.address}, ${showNode(a.node)}: ${showFields({ visible: a.visible, layer: a.layer })}`;

@@ -1,0 +1,240 @@
+import { resolve } from 'node:path';
+import { Option } from 'commander';
+import type { Plan } from '../compile/plan.js';
+import type { WorkbenchSource } from '../run/workbenches.js';
+import type { RegisterCommand } from './commands.js';
+import { collectVar } from './validate.js';
+
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+/** The shell's code for a run stopped by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
+
+interface RunCliOptions {
+  url: string[];
+  tokenEnv?: string;
+  allowInsecureToken?: boolean;
+  launch?: boolean;
+  workers?: string;
+  var: string[];
+  out?: string;
+  reporter: string[];
+  updateGoldens?: string | true;
+  grep?: string;
+  tag: string[];
+  retries?: string;
+  timeout?: string;
+  failFast?: boolean;
+  quiet?: boolean;
+  force?: boolean;
+  shard?: string;
+}
+
+const UPDATE_MODES = ['none', 'missing', 'changed', 'all'] as const;
+
+const HELP_AFTER = `
+Workbench: --url, else the playbook's workbench.url, else WORKBENCH_URL; with none of them the
+embedded reference workbench runs in this process for the duration of the run.
+
+Output: reports (report.json, report.html, and junit.xml with --reporter junit) and the
+artefacts of failed image assertions go to --out (default wbplay-out/). --out also sets the
+playbook variable \`out\`, so screenshots saved under \${out} land there too.
+
+Exit codes: 0 every case passed (or was up to date), 1 a case failed or erred,
+2 invalid playbook or usage, 130 interrupted (Ctrl-C; reports hold what ran).`;
+
+/** `wbplay run`: compile the playbooks, run them against the chosen workbenches, report. */
+export const registerRun: RegisterCommand = (program, setExitCode) => {
+  program
+    .command('run')
+    .description('run playbooks against a workbench: figures, golden-image assertions and reports')
+    .argument('<playbook...>', 'playbook files')
+    .option('--url <url>', 'workbench URL (repeat for one workbench per worker)', collectVar, [])
+    .option('--token-env <name>', 'environment variable holding the workbench API token')
+    .option('--allow-insecure-token', 'send the token over plain http:// to a host that is not loopback')
+    .option('--launch', 'start the workbench (MITK_WORKBENCH) for the run, one per worker')
+    .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
+    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collectVar, [])
+    .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
+    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (default: tasklist on a terminal, else line; plus json and html)', collectVar, [])
+    .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing (default outside CI), changed (the default of the bare flag), all').choices(UPDATE_MODES))
+    .option('--grep <regex>', 'run only cases whose name matches')
+    .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collectVar, [])
+    .option('--retries <n>', 'retries of a step after a transient error (default 3)')
+    .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
+    .option('--fail-fast', 'stop starting new cases after the first failure')
+    .option('--quiet', 'no progress output; failures and the summary only')
+    .option('--force', 'run cohort studies again even when the manifest says they are up to date')
+    .option('--shard <i/n>', 'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment')
+    .addHelpText('after', HELP_AFTER)
+    .action(async (files: string[], opts: RunCliOptions) => {
+      setExitCode(await runCommand(files, opts));
+    });
+};
+
+class UsageError extends Error {}
+
+async function runCommand(files: string[], opts: RunCliOptions): Promise<number> {
+  const { compileAll } = await import('./compile-input.js');
+  let settings: Settings;
+  try {
+    settings = readSettings(opts);
+  } catch (err) {
+    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const vars = opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var;
+  const compiled = await compileAll('run', files, vars);
+  if (!compiled) return EXIT_USAGE;
+  let plans: Plan[];
+  try {
+    plans = filterCases(compiled, opts);
+  } catch (err) {
+    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (plans.every((p) => p.cases.length === 0)) {
+    process.stderr.write('wbplay run: no case matches --grep/--tag\n');
+    return EXIT_USAGE;
+  }
+
+  let source: WorkbenchSource;
+  try {
+    source = workbenchSource(plans, opts, settings.workers);
+  } catch (err) {
+    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (source.kind === 'embedded' && !opts.quiet) {
+    process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${source.count > 1 ? ` ×${source.count}` : ''}\n`);
+  }
+
+  const [{ runPlans }, { createReporters }, { parseShard }] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js')]);
+  let shard;
+  try {
+    shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  } catch (err) {
+    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  const outputDir = resolve(opts.out ?? 'wbplay-out');
+  const isTTY = process.stdout.isTTY === true;
+  let reporters;
+  try {
+    const names = opts.quiet && opts.reporter.length === 0 ? ['json', 'html'] : opts.reporter;
+    reporters = createReporters(names, { outputDir, stream: process.stdout, isTTY, env: process.env });
+  } catch (err) {
+    const e = err as Error & { hint?: string };
+    process.stderr.write(`wbplay run: ${e.message}${e.hint ? `; ${e.hint}` : ''}\n`);
+    return EXIT_USAGE;
+  }
+
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    process.stderr.write('\nwbplay: stopping (the current steps end, reports are written); Ctrl-C again to quit at once\n');
+    controller.abort(Object.assign(new Error('the run was interrupted'), { code: 'INTERRUPTED' }));
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  try {
+    const result = await runPlans({
+      plans,
+      workbenches: source,
+      reporter: reporters,
+      outputDir,
+      retry: settings.retry,
+      timeoutMs: settings.timeoutMs,
+      failFast: opts.failFast === true,
+      golden: { update: settings.update, ci: isCi(process.env) },
+      force: opts.force === true,
+      ...(shard ? { shard } : {}),
+      signal: controller.signal,
+    });
+    for (const failure of reporters.failures) process.stderr.write(`wbplay: the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}\n`);
+    if (opts.quiet) process.stderr.write(quietSummary(result));
+    if (controller.signal.aborted) return EXIT_INTERRUPTED;
+    return result.status === 'passed' || result.status === 'skipped' ? 0 : EXIT_FAILED;
+  } catch (err) {
+    const e = err as Error & { code?: string; stderrTail?: string };
+    process.stderr.write(`wbplay run: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
+    return EXIT_FAILED;
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+}
+
+interface Settings {
+  workers?: number;
+  retry?: { retries: number; minDelayMs: number; maxDelayMs: number; factor: number };
+  timeoutMs?: number;
+  update: (typeof UPDATE_MODES)[number];
+}
+
+function readSettings(opts: RunCliOptions): Settings {
+  const settings: Settings = { update: opts.updateGoldens === true ? 'changed' : ((opts.updateGoldens ?? 'missing') as Settings['update']) };
+  if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
+  if (opts.retries !== undefined) settings.retry = { retries: whole('--retries', opts.retries, 0), minDelayMs: 200, maxDelayMs: 5000, factor: 2 };
+  if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
+  if (opts.launch && opts.url.length > 0) throw new UsageError('--launch starts its own workbenches: leave out --url');
+  return settings;
+}
+
+function whole(name: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of at least ${min}, got '${value}'`);
+  return n;
+}
+
+/** `--url`, else the first playbook's `workbench.url`, else WORKBENCH_URL, else embedded. */
+function workbenchSource(plans: readonly Plan[], opts: RunCliOptions, workers: number | undefined): WorkbenchSource {
+  if (opts.launch) return { kind: 'launch', count: workers ?? 1 };
+  const fromPlan = plans.find((p) => p.workbench.url)?.workbench.url;
+  const urls = opts.url.length > 0 ? opts.url : fromPlan ? [fromPlan] : process.env.WORKBENCH_URL ? [process.env.WORKBENCH_URL] : [];
+  if (urls.length === 0) return { kind: 'embedded', count: workers ?? 1 };
+  if (workers !== undefined && workers !== urls.length) {
+    throw new UsageError(`--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time): give --url ${workers} times, or --launch`);
+  }
+  const token = tokenFor(plans, opts);
+  return { kind: 'urls', urls, ...(token !== undefined ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) };
+}
+
+function tokenFor(plans: readonly Plan[], opts: RunCliOptions): string | undefined {
+  const fromPlan = plans.find((p) => p.workbench.token)?.workbench.token;
+  const name = opts.tokenEnv ?? (fromPlan && 'env' in fromPlan ? fromPlan.env : undefined);
+  if (name === undefined) {
+    if (fromPlan) throw new UsageError('the playbook holds the API token itself; keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME');
+    return undefined;
+  }
+  const token = process.env[name];
+  if (token === undefined || token === '') throw new UsageError(`the token's environment variable ${name} is not set`);
+  return token;
+}
+
+/** `--grep` over case names, `--tag` over playbook tags. */
+function filterCases(plans: readonly Plan[], opts: RunCliOptions): Plan[] {
+  let grep: RegExp | undefined;
+  if (opts.grep !== undefined) {
+    try {
+      grep = new RegExp(opts.grep);
+    } catch (err) {
+      throw new UsageError(`--grep: ${(err as Error).message}`);
+    }
+  }
+  return plans
+    .filter((p) => opts.tag.length === 0 || p.tags.some((t) => opts.tag.includes(t)))
+    .map((p) => (grep ? { ...p, cases: p.cases.filter((c) => grep.test(`${p.name} ${c.name}`)) } : p));
+}
+
+/** `CI` as CI services set it; `CI=false` or `CI=0` turn it off. */
+export function isCi(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI;
+  return value !== undefined && value !== '' && value !== 'false' && value !== '0';
+}
+
+function quietSummary(result: { summary: { total: number; passed: number; failed: number; error: number; skipped: number }; cases: { name: string; status: string }[] }): string {
+  const { summary } = result;
+  const bad = result.cases.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => `  ${c.status}: ${c.name}\n`);
+  return `${bad.join('')}${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed, ${summary.error} errors, ${summary.skipped} skipped\n`;
+}

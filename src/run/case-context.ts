@@ -1,0 +1,115 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, isAbsolute, relative } from 'node:path';
+import { WorkbenchApiError } from '../client/index.js';
+import { writeFileAtomic } from '../compare/atomic-write.js';
+import type { FigureProvenance } from '../compare/provenance.js';
+import type { StepRunContext } from '../steps/run-context.js';
+import type { NodeRef } from '../steps/step-definition.js';
+import type { FileHasher } from './file-hash.js';
+import type { Artefact } from './result.js';
+import type { WorkbenchSlot } from './workbenches.js';
+
+export interface CaseSetup {
+  /** Unique per run: node markers carry it, so two runs on one workbench never mix up nodes. */
+  runId: string;
+  /** Position of the case in the run; part of node markers. */
+  caseNumber: number;
+  slot: WorkbenchSlot;
+  outputDir: string;
+  artefactDir: string;
+  golden: StepRunContext['golden'];
+  timeoutMs: number;
+  hasher: FileHasher;
+  /** Provenance of the case without the step (filled per capture). */
+  provenance(): Promise<Omit<FigureProvenance, 'step'>>;
+}
+
+/** Error thrown when a step names a node the case cannot find. */
+export class NodeNotFoundError extends Error {
+  readonly code = 'NODE_NOT_FOUND';
+  constructor(message: string, readonly hint: string) {
+    super(message);
+    this.name = 'NodeNotFoundError';
+  }
+}
+
+/**
+ * What one case remembers while it runs: the UIDs behind its aliases, the nodes it created
+ * (removed before the next case on the same workbench) and the files it wrote (for resume).
+ */
+export class CaseState {
+  readonly aliases = new Map<string, string>();
+  readonly created: string[] = [];
+  /** Output path → SHA-256 of what was written. */
+  readonly outputs = new Map<string, string>();
+  private readonly byMarker = new Map<string, string>();
+
+  constructor(private readonly setup: CaseSetup) {}
+
+  context(step: { index: number; description: string }, attempt: number, signal: AbortSignal, notice: (message: string) => void): StepRunContext {
+    const { setup } = this;
+    const client = setup.slot.client;
+    const marker = `wbplay-${setup.runId}-${setup.caseNumber}-${step.index}`;
+    return {
+      client,
+      attempt,
+      marker,
+      signal,
+      timeoutMs: setup.timeoutMs,
+      artefactDir: setup.artefactDir,
+      golden: setup.golden,
+      notice,
+      resolveNode: (ref) => this.resolve(ref, signal),
+      bindNode: (alias, uid) => {
+        if (alias !== undefined) this.aliases.set(alias, uid);
+        if (!this.created.includes(uid)) this.created.push(uid);
+        this.byMarker.set(marker, uid);
+      },
+      earlierNode: () => this.byMarker.get(marker),
+      writeOutput: async (path, bytes, kind) => {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFileAtomic(path, bytes);
+        this.outputs.set(path, await setup.hasher.remember(path, bytes));
+        return this.artefact(path, kind);
+      },
+      artefact: (path, kind) => this.artefact(path, kind),
+      provenance: async () => ({ ...(await setup.provenance()), step: `${step.index}: ${step.description}` }),
+    };
+  }
+
+  artefact(path: string, kind: Artefact['kind']): Artefact {
+    const rel = relative(this.setup.outputDir, path);
+    return { kind, path: isAbsolute(rel) ? path : rel };
+  }
+
+  private async resolve(ref: NodeRef, signal: AbortSignal): Promise<string> {
+    if ('uid' in ref) return ref.uid;
+    if ('ref' in ref) {
+      const bound = this.aliases.get(ref.ref);
+      if (bound !== undefined) return bound;
+    }
+    // A node name (`name:` or a name given at load): the workbench is asked.
+    const name = 'ref' in ref ? ref.ref : ref.name;
+    const nodes = (await this.setup.slot.client.nodes.list({ hierarchy: 'all' }, { signal })).filter((n) => n.name === name);
+    const [only, second] = nodes;
+    if (only === undefined) throw new NodeNotFoundError(`no node named \`${name}\` in the workbench`, 'load it first, or check the name in the workbench\'s data manager');
+    if (second !== undefined) {
+      throw new NodeNotFoundError(`${nodes.length} nodes are named \`${name}\` (${nodes.map((n) => n.uid).join(', ')})`, 'refer to the node by the alias of its load step (`as:`) or by `uid:`');
+    }
+    return only.uid;
+  }
+}
+
+/**
+ * Removes what an earlier case left on the workbench so the next study starts from a clean
+ * scene. A node already gone (removed with its parent, or by hand) is fine.
+ */
+export async function removeNodes(slot: WorkbenchSlot, uids: readonly string[], signal?: AbortSignal): Promise<void> {
+  for (const uid of [...uids].reverse()) {
+    try {
+      await slot.client.nodes.remove(uid, { recursive: true, ...(signal ? { signal } : {}) });
+    } catch (err) {
+      if (!(err instanceof WorkbenchApiError && err.status === 404)) throw err;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { WorkbenchApiError, WorkbenchError, WorkbenchNetworkError, WorkbenchProtocolError } from '../client/index.js';
+import type { ErrorInfo } from './result.js';
+import { retryableStatus, type Classified } from './retry.js';
+
+/** Network trouble worth another attempt; an aborted call was stopped on purpose. */
+const RETRY_NETWORK = new Set(['CONNECTION_REFUSED', 'CONNECTION_RESET', 'TIMEOUT', 'NETWORK_ERROR']);
+
+/**
+ * How the retry policy and the reports see an error thrown by a step. Decisions read codes
+ * and statuses, never message text.
+ */
+export function classify(err: unknown): Classified {
+  if (err instanceof WorkbenchApiError) {
+    const info: ErrorInfo = { code: err.code, message: `${err.method} ${err.path}: HTTP ${err.status} ${err.code}: ${err.message}`, status: err.status, ...hintFor(err) };
+    return { retryable: retryableStatus(err.status), ...(err.retryAfterMs !== null ? { retryAfterMs: err.retryAfterMs } : {}), info };
+  }
+  if (err instanceof WorkbenchNetworkError) {
+    return {
+      retryable: RETRY_NETWORK.has(err.code),
+      info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, hint: 'check that the workbench is running and reachable at its URL' },
+    };
+  }
+  if (err instanceof WorkbenchProtocolError) {
+    return { retryable: false, info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, status: err.status } };
+  }
+  if (err instanceof WorkbenchError) return { retryable: false, info: { code: err.code, message: err.message } };
+  if (err instanceof Error) {
+    const coded = err as Error & { code?: unknown; hint?: unknown };
+    const code = typeof coded.code === 'string' ? coded.code : err.name === 'AbortError' ? 'INTERRUPTED' : 'INTERNAL_ERROR';
+    return { retryable: false, info: { code, message: err.message, ...(typeof coded.hint === 'string' ? { hint: coded.hint } : {}) } };
+  }
+  return { retryable: false, info: { code: 'INTERNAL_ERROR', message: String(err) } };
+}
+
+function hintFor(err: WorkbenchApiError): { hint?: string } {
+  if (err.status === 401) return { hint: 'the workbench wants a token: pass --token-env NAME with the token in that environment variable' };
+  if (err.status === 403) return { hint: 'the workbench refused this client or path: check its allowed directories and client access settings' };
+  if (err.status === 404 && err.code === 'NODE_NOT_FOUND') return { hint: 'the node is gone: was it removed by an earlier step or in the workbench?' };
+  return {};
+}
+
+/** Whether an error means the workbench itself is unreachable (as opposed to refusing one request). */
+export function isConnectionLoss(info: ErrorInfo): boolean {
+  return info.status === undefined && RETRY_NETWORK.has(info.code);
+}
