@@ -156,3 +156,13 @@ test('the plan of playbooks/cohort.yaml has a sheet of one axial tile per study'
     assert.equal(t.file, join(root, 'wbplay-out', 'cohort', t.label, 'axial.png'));
   }
 });
+
+test('checkOnly (wbplay validate) finds the same contact sheet problems', async () => {
+  for (const sheet of ['contact_sheet:\n  tile: "${out}/${study.name}/axail.png"\n  save: "${out}/alpha/3d.png"', 'contact_sheet:\n  tile: "${out}/${study.name}/axial.png"\n  save: "${study.name}.png"']) {
+    const file = await playbook('check-only.yaml', cohort(sheet));
+    const full = compilePlaybook(file, { env: {}, checkFiles: false });
+    const check = compilePlaybook(file, { env: {}, checkFiles: false, checkOnly: true });
+    assert.ok(full.diagnostics.length > 0);
+    assert.deepEqual(check.diagnostics, full.diagnostics);
+  }
+});

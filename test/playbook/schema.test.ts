@@ -27,6 +27,7 @@ const COMPILER_ONLY = new Set([
   '33-position-window-not-mxn.yaml', '35-unknown-cell.yaml', '36-output-collision.yaml', '37-duplicate-study.yaml',
   '38-expect-state-unknown-field.yaml', '39-unterminated-template.yaml', '40-slice-on-editor.yaml', '41-include-with-foreach.yaml',
   '42-format-mismatch.yaml', '43-set-nothing.yaml', '46-alias-in-include-scope.yaml', '49-unknown-variable-in-include-vars.yaml',
+  '51-contact-sheet-without-foreach.yaml', '52-contact-sheet-unknown-tile.yaml', '53-contact-sheet-study-in-save.yaml',
 ]);
 
 function publishedValidator(): (data: unknown) => boolean {
