@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerDemoData } from './demo-data.js';
+import { registerMergeReports } from './merge-reports.js';
 import { registerPlan } from './plan.js';
 import { registerRun } from './run.js';
 import { registerSchema } from './schema.js';
@@ -17,6 +18,7 @@ export const commands: RegisterCommand[] = [
   registerValidate,
   registerPlan,
   registerRun,
+  registerMergeReports,
   registerSchema,
   registerServe,
 ];

@@ -56,7 +56,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
     .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collectVar, [])
     .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
-    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (default: tasklist on a terminal, else line; plus json and html)', collectVar, [])
+    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collectVar, [])
     .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing (default outside CI), changed (the default of the bare flag), all').choices(UPDATE_MODES))
     .option('--grep <regex>', 'run only cases whose name matches')
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collectVar, [])
@@ -109,7 +109,7 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
     process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${source.count > 1 ? ` ×${source.count}` : ''}\n`);
   }
 
-  const [{ runPlans }, { createReporters }, { parseShard }] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js')]);
+  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js')]);
   let shard;
   try {
     shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
@@ -121,8 +121,7 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
   const isTTY = process.stdout.isTTY === true;
   let reporters;
   try {
-    const names = opts.quiet && opts.reporter.length === 0 ? ['json', 'html'] : opts.reporter;
-    reporters = createReporters(names, { outputDir, stream: process.stdout, isTTY, env: process.env });
+    reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), { outputDir, stream: process.stdout, isTTY, env: process.env });
   } catch (err) {
     const e = err as Error & { hint?: string };
     process.stderr.write(`wbplay run: ${e.message}${e.hint ? `; ${e.hint}` : ''}\n`);

@@ -30,6 +30,19 @@ export function defaultReporterNames(isTTY: boolean): ReporterName[] {
 }
 
 /**
+ * The console and the files each get their default unless a reporter of their kind is named,
+ * so `--reporter line` still writes report.json and report.html (which merge-reports reads).
+ * Quiet runs have no console reporter unless one is named.
+ */
+export function chooseReporters(named: readonly ReporterName[], isTTY: boolean, quiet = false): ReporterName[] {
+  const isFile = (n: ReporterName): boolean => (FILE_REPORTERS as readonly string[]).includes(n);
+  const console = named.filter((n) => !isFile(n));
+  const files = named.filter(isFile);
+  const defaults = defaultReporterNames(isTTY);
+  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...(files.length > 0 ? files : defaults.filter(isFile))];
+}
+
+/**
  * Reads `--reporter` values: repeated options and comma-separated lists alike, duplicates
  * dropped. An unknown name is a usage error with a suggestion.
  */

@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname } from 'node:path';
 import { WorkbenchApiError } from '../client/index.js';
 import { writeFileAtomic } from '../compare/atomic-write.js';
 import type { FigureProvenance } from '../compare/provenance.js';
 import type { StepRunContext } from '../steps/run-context.js';
 import type { NodeRef } from '../steps/step-definition.js';
 import type { FileHasher } from './file-hash.js';
-import type { Artefact } from './result.js';
+import { artefactAt, type Artefact } from './result.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 export interface CaseSetup {
@@ -78,8 +78,7 @@ export class CaseState {
   }
 
   artefact(path: string, kind: Artefact['kind']): Artefact {
-    const rel = relative(this.setup.outputDir, path);
-    return { kind, path: isAbsolute(rel) ? path : rel };
+    return artefactAt(this.setup.outputDir, path, kind);
   }
 
   private async resolve(ref: NodeRef, signal: AbortSignal): Promise<string> {

@@ -1,3 +1,5 @@
+import { isAbsolute, relative } from 'node:path';
+
 /**
  * The result of a run: plain data that the runner builds and every reporter reads. The JSON
  * report is this tree as it is, so its shape is versioned.
@@ -113,6 +115,8 @@ export interface RunResult {
   provenance: Provenance;
   cases: CaseResult[];
   summary: Summary;
+  /** Figures of the whole run (a cohort's contact sheet), relative to the output folder where possible. */
+  figures?: Artefact[];
 }
 
 /** A case fails when any step failed, errs when any step erred (and none failed), and is skipped when every step was. */
@@ -135,4 +139,10 @@ export function runStatus(cases: readonly CaseResult[]): Status {
   if (cases.some((c) => c.status === 'error')) return 'error';
   if (cases.length > 0 && cases.every((c) => c.status === 'skipped')) return 'skipped';
   return 'passed';
+}
+
+/** An artefact as reports keep it: relative to the output folder, so the folder can move as a whole. */
+export function artefactAt(outputDir: string, path: string, kind: Artefact['kind']): Artefact {
+  const rel = relative(outputDir, path);
+  return { kind, path: isAbsolute(rel) ? path : rel };
 }

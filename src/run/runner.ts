@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../compare/atomic-write.js';
+import { stampProvenance } from '../compare/provenance.js';
 import type { UpdateMode } from '../compare/golden.js';
 import type { Plan, PlanCase } from '../compile/plan.js';
 import type { Reporter } from '../report/reporter.js';
@@ -12,7 +15,7 @@ import { classify, isConnectionLoss } from './classify.js';
 import { FileHasher } from './file-hash.js';
 import { Manifest } from './manifest.js';
 import { runPool } from './pool.js';
-import { RESULT_VERSION, runStatus, summarize, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
+import { artefactAt, RESULT_VERSION, runStatus, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { selectShard, type Shard } from './shard.js';
 import { closeWorkbenches, openWorkbenches, type WorkbenchSlot, type WorkbenchSource } from './workbenches.js';
@@ -119,6 +122,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       reporter.onCaseEnd?.(skipped);
       return skipped;
     });
+    const figures = await writeContactSheets(items, cases, options.outputDir, reporter);
     const run: RunResult = {
       version: RESULT_VERSION,
       startedAt,
@@ -127,12 +131,45 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       provenance: provenanceOf(options.plans, slots),
       cases,
       summary: summarize(cases),
+      ...(figures.length > 0 ? { figures } : {}),
     };
     await reporter.onRunEnd?.(run);
     return run;
   } finally {
     await closeWorkbenches(slots);
   }
+}
+
+/**
+ * The contact sheet of each cohort, over the studies of this run (a shard draws its own): a
+ * study that did not pass shows as a grey tile saying so. A sheet that cannot be made is a
+ * notice, never a lost run.
+ */
+async function writeContactSheets(items: readonly Item[], cases: readonly CaseResult[], outputDir: string, reporter: Reporter): Promise<Artefact[]> {
+  const figures: Artefact[] = [];
+  for (const plan of new Set(items.map((i) => i.plan))) {
+    const sheet = plan.contact_sheet;
+    if (!sheet) continue;
+    const notes = new Map<string, string>();
+    const ran = new Set<string>();
+    items.forEach((item, i) => {
+      if (item.plan !== plan) return;
+      ran.add(item.case.id);
+      const status = cases[i]?.status;
+      if (status === 'failed' || status === 'error') notes.set(item.case.id, status === 'failed' ? 'failed' : 'error');
+      else if (status === 'skipped' && !cases[i]?.steps[0]?.skippedReason?.startsWith('up to date')) notes.set(item.case.id, 'not run');
+    });
+    try {
+      const { makeContactSheet } = await import('../report/contact-sheet.js');
+      const png = await makeContactSheet({ ...sheet, tiles: sheet.tiles.filter((t) => ran.has(t.case)) }, notes);
+      await mkdir(dirname(sheet.save), { recursive: true });
+      await writeFileAtomic(sheet.save, stampProvenance(png, { playbook: plan.playbook.path, playbookSha256: plan.playbook.sha256, step: 'contact sheet', version: VERSION }));
+      figures.push(artefactAt(outputDir, sheet.save, 'figure'));
+    } catch (err) {
+      reporter.onNotice?.(`the contact sheet ${sheet.save} could not be written: ${(err as Error).message}`);
+    }
+  }
+  return figures;
 }
 
 function selectItems(plans: readonly Plan[], shard: Shard | undefined): Item[] {

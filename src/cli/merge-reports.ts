@@ -1,0 +1,29 @@
+import { resolve } from 'node:path';
+import type { RegisterCommand } from './commands.js';
+
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** `wbplay merge-reports`: the reports of the shards of one run, as one report. */
+export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
+  program
+    .command('merge-reports')
+    .description('merge the report folders of the shards of one run into one JSON, JUnit and HTML report (exit 1 when a merged case failed, 2 on unreadable or overlapping reports)')
+    .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
+    .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
+    .action(async (dirs: string[], opts: { out: string }) => {
+      const [{ mergeReports }, { writeReportFiles }] = await Promise.all([import('../report/merge.js'), import('../report/factory.js')]);
+      const out = resolve(opts.out);
+      try {
+        const result = await mergeReports(dirs, out);
+        const written = await writeReportFiles(result, out);
+        const s = result.summary;
+        process.stdout.write(`merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`);
+        setExitCode(result.status === 'failed' || result.status === 'error' ? EXIT_FAILED : 0);
+      } catch (err) {
+        const e = err as Error & { hint?: string };
+        process.stderr.write(`wbplay merge-reports: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
+        setExitCode(EXIT_USAGE);
+      }
+    });
+};
