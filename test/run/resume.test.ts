@@ -1,0 +1,166 @@
+// Resuming a cohort from the manifest of its output folder: studies whose inputs and outputs
+// are unchanged are skipped, a changed input or a lost output runs that study again, --force
+// runs all; a real run killed with SIGKILL mid-cohort completes on the next run.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RunResult } from '../../src/run/result.js';
+import { MANIFEST_NAME, type StudyRecord } from '../../src/run/manifest.js';
+import { runPlans, type RunOptions } from '../../src/run/runner.js';
+import { cohortPlan, FAST_RETRY, makeCohort, pixels, PLAYBOOK_NAME, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
+
+let dir = '';
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wbplay-resume-'));
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const UP_TO_DATE = /^up to date/;
+
+interface ManifestData {
+  version: number;
+  studies: Record<string, StudyRecord>;
+}
+
+async function readManifest(out: string): Promise<ManifestData> {
+  return JSON.parse(await readFile(join(out, MANIFEST_NAME), 'utf8')) as ManifestData;
+}
+
+const key = (study: string): string => `${PLAYBOOK_NAME}/${study}`;
+const sha256 = async (path: string): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
+
+/** `ran`: cases that ran and passed; `upToDate`: cases skipped because the manifest says so. Nothing else is allowed. */
+function outcome(result: RunResult): { ran: string[]; upToDate: string[] } {
+  const ran: string[] = [];
+  const upToDate: string[] = [];
+  for (const c of result.cases) {
+    if (c.status === 'passed') ran.push(c.id);
+    else if (c.status === 'skipped' && c.steps.every((s) => s.status === 'skipped' && UP_TO_DATE.test(s.skippedReason ?? ''))) upToDate.push(c.id);
+    else assert.fail(`${c.id}: ${c.status} (${JSON.stringify(c.steps.map((s) => [s.status, s.skippedReason, s.error]))})`);
+  }
+  return { ran, upToDate };
+}
+
+/** Every study of the cohort is in the manifest with exactly its screenshots, hashed as they are on disk. */
+async function assertManifestMatchesDisk(cohort: Cohort, out: string): Promise<void> {
+  const manifest = await readManifest(out);
+  assert.deepEqual(Object.keys(manifest.studies).sort(), cohort.studies.map((s) => key(s.name)).sort());
+  for (const s of cohort.studies) {
+    const record = manifest.studies[key(s.name)]!;
+    assert.deepEqual(Object.keys(record.outputs).sort(), SHOTS.map((shot) => join(out, s.name, shot)).sort(), `outputs of ${s.name}`);
+    for (const [path, hash] of Object.entries(record.outputs)) {
+      assert.equal(await sha256(path), hash, `${path} is what the manifest says`);
+      const image = await pixels(path);
+      assert.ok(image.width > 0 && image.height > 0, `${path} is a PNG`);
+    }
+  }
+}
+
+test('resume: up to date studies are skipped; a changed data file or a lost output runs that study only; force runs all', async () => {
+  const cohort = await makeCohort(join(dir, 'resume'), 3);
+  const out = join(cohort.dir, 'out');
+  const [one, two, three] = cohort.studies.map((s) => s.name) as [string, string, string];
+  // Compiled again for every run, as a new `wbplay run` would.
+  const run = (extra: Partial<RunOptions> = {}): Promise<RunResult> =>
+    runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: out, retry: FAST_RETRY, ...extra });
+  const mtimes = async (study: string): Promise<number[]> => Promise.all(SHOTS.map(async (shot) => (await stat(join(out, study, shot))).mtimeMs));
+
+  assert.deepEqual(outcome(await run()), { ran: [one, two, three], upToDate: [] });
+  await assertManifestMatchesDisk(cohort, out);
+  const before = new Map(await Promise.all([one, two, three].map(async (s) => [s, await mtimes(s)] as const)));
+
+  const again = await run();
+  assert.deepEqual(outcome(again), { ran: [], upToDate: [one, two, three] });
+  assert.deepEqual(again.summary, { total: 3, passed: 0, failed: 0, error: 0, skipped: 3 });
+  assert.equal(again.status, 'skipped');
+  for (const s of [one, two, three]) assert.deepEqual(await mtimes(s), before.get(s), `${s}'s screenshots were not written again`);
+
+  // Another valid CT in place of study two's: its inputs changed, nobody else's did.
+  await copyFile(join(cohort.data, three, 'ct.nrrd'), join(cohort.data, two, 'ct.nrrd'));
+  assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one, three] });
+  assert.notDeepEqual(await mtimes(two), before.get(two), 'study two wrote its screenshots again');
+  await assertManifestMatchesDisk(cohort, out);
+  assert.deepEqual(outcome(await run()), { ran: [], upToDate: [one, two, three] }, 'and is up to date after that');
+
+  await rm(join(out, three, 'sagittal.png'));
+  assert.deepEqual(outcome(await run()), { ran: [three], upToDate: [one, two] });
+  await assertManifestMatchesDisk(cohort, out);
+
+  assert.deepEqual(outcome(await run({ force: true })), { ran: [one, two, three], upToDate: [] });
+  await assertManifestMatchesDisk(cohort, out);
+});
+
+test('resume: a study that erred is not recorded and runs again on the next run', async () => {
+  const cohort = await makeCohort(join(dir, 'erred'), 2);
+  const out = join(cohort.dir, 'out');
+  const [one, two] = cohort.studies.map((s) => s.name) as [string, string];
+  const good = await readFile(join(cohort.data, two, 'tumour-label.nrrd'));
+  await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), 'garbage, not an image\n'.repeat(20));
+  const run = (): Promise<RunResult> => runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: out, retry: FAST_RETRY });
+
+  const first = await run();
+  assert.deepEqual(first.cases.map((c) => [c.id, c.status]), [[one, 'passed'], [two, 'error']]);
+  assert.deepEqual(Object.keys((await readManifest(out)).studies), [key(one)], 'only the study that passed is recorded');
+
+  await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), good);
+  assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one] });
+  await assertManifestMatchesDisk(cohort, out);
+});
+
+test('resume after SIGKILL: a real run killed mid-cohort completes on the next run without redoing finished studies', async (t) => {
+  // Each study waits a little so the kill lands between the first and the last study.
+  const cohort = await makeCohort(join(dir, 'killed'), 5, 300);
+  const out = join(cohort.dir, 'out');
+  const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
+
+  const child = spawnWbplay(args, cohort.dir);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout?.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  let done = false;
+  void exited.then(() => (done = true));
+  t.after(() => {
+    if (!done) child.kill('SIGKILL');
+  });
+
+  // Kill once the manifest holds at least one study but not all of them.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    assert.ok(!done, `the run ended before it could be killed: ${stderr}`);
+    assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
+    const n = await readManifest(out).then((m) => Object.keys(m.studies).length, () => 0);
+    if (n >= 1 && n < cohort.studies.length) break;
+    await sleep(10);
+  }
+  child.kill('SIGKILL');
+  assert.deepEqual(await exited, { code: null, signal: 'SIGKILL' });
+
+  // What the killed run claims as done: only studies whose outputs are all there as hashed.
+  const killed = await readManifest(out);
+  const recorded = Object.keys(killed.studies).sort();
+  assert.ok(recorded.length >= 1 && recorded.length < cohort.studies.length, `recorded ${recorded.join(', ')}`);
+  for (const [study, record] of Object.entries(killed.studies)) {
+    assert.equal(Object.keys(record.outputs).length, SHOTS.length, `${study} claims all its screenshots`);
+    for (const [path, hash] of Object.entries(record.outputs)) assert.equal(await sha256(path), hash, `${path} as the killed run recorded it`);
+  }
+
+  const rerun = await wbplay(args, cohort.dir);
+  assert.equal(rerun.code, 0, rerun.stderr);
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+  const { ran, upToDate } = outcome(report);
+  assert.deepEqual(upToDate.map(key).sort(), recorded, 'the studies recorded before the kill are skipped');
+  assert.deepEqual([...ran, ...upToDate].sort(), cohort.studies.map((s) => s.name).sort(), 'every other study ran');
+  await assertManifestMatchesDisk(cohort, out);
+  for (const [study, record] of Object.entries(killed.studies)) {
+    assert.deepEqual((await readManifest(out)).studies[study]?.outputs, record.outputs, `${study}'s outputs are the ones written before the kill`);
+  }
+});
