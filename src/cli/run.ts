@@ -57,7 +57,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collectVar, [])
     .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
     .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collectVar, [])
-    .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing (default outside CI), changed (the default of the bare flag), all').choices(UPDATE_MODES))
+    .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
     .option('--grep <regex>', 'run only cases whose name matches')
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collectVar, [])
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
@@ -128,6 +128,7 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
     return EXIT_USAGE;
   }
 
+  const ci = isCi(process.env);
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
@@ -145,7 +146,7 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
       retry: settings.retry,
       timeoutMs: settings.timeoutMs,
       failFast: opts.failFast === true,
-      golden: { update: settings.update, ci: isCi(process.env) },
+      golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci },
       force: opts.force === true,
       ...(shard ? { shard } : {}),
       signal: controller.signal,
@@ -168,11 +169,13 @@ interface Settings {
   workers?: number;
   retry?: { retries: number; minDelayMs: number; maxDelayMs: number; factor: number };
   timeoutMs?: number;
-  update: (typeof UPDATE_MODES)[number];
+  /** Absent: missing goldens are written, except in CI where they fail. */
+  update?: (typeof UPDATE_MODES)[number];
 }
 
 function readSettings(opts: RunCliOptions): Settings {
-  const settings: Settings = { update: opts.updateGoldens === true ? 'changed' : ((opts.updateGoldens ?? 'missing') as Settings['update']) };
+  const settings: Settings = {};
+  if (opts.updateGoldens !== undefined) settings.update = opts.updateGoldens === true ? 'changed' : (opts.updateGoldens as Settings['update'] & string);
   if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
   if (opts.retries !== undefined) settings.retry = { retries: whole('--retries', opts.retries, 0), minDelayMs: 200, maxDelayMs: 5000, factor: 2 };
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);

@@ -3,7 +3,7 @@ import { dedupeDiagnostics, PlaybookError, sortDiagnostics, type Diagnostic, typ
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { compileContactSheet } from './contact-sheet.js';
-import { resolveForeach, stem, type Foreach, type ForeachRaw } from './foreach.js';
+import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
@@ -68,12 +68,13 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   if (varsNode?.type === 'map') {
     for (const e of varsNode.entries) {
       let broken = false;
-      const v = cliVars[e.key] ?? expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
+      const cli = cliVars[e.key];
+      const v = cli !== undefined ? textValue(cli) : expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
       if (broken) vars.set(e.key, BROKEN);
       else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
     }
   }
-  for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, v);
+  for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, textValue(v));
 
   const workbench = compileWorkbench(session, file, scope);
   const defaults = defaultsOf(entry(root, 'defaults')?.value, scope, onTemplate);

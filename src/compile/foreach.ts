@@ -70,7 +70,7 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   let records: unknown;
   if (source === 'csv') {
     const csv = parseCsv(text);
-    records = csv.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, NUMBER.test(v.trim()) ? Number(v) : v])));
+    records = csv.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, textValue(v)])));
   } else {
     try {
       records = JSON.parse(text);
@@ -120,4 +120,9 @@ export function stem(path: string): string {
   const base = basename(path.replace(/\/+$/, ''));
   const m = /^(.+?)(\.[A-Za-z0-9]+)?(\.(gz|bz2|xz|zst))?$/.exec(base);
   return m?.[1] ?? base;
+}
+
+/** A value given as text (a CSV field, `--var`): a number when it reads as one, so `opacity: ${x}` works. */
+export function textValue(text: string): string | number {
+  return NUMBER.test(text.trim()) ? Number(text) : text;
 }
