@@ -44,7 +44,8 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
     const result = await runStep(info, step, options);
     results.push(result);
     options.reporter.onStepEnd?.(info, result);
-    if (result.status === 'failed' || result.status === 'error') {
+    if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
+    else if (result.status === 'failed' || result.status === 'error') {
       stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
     }
   }

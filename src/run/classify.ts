@@ -26,7 +26,8 @@ export function classify(err: unknown): Classified {
   if (err instanceof WorkbenchError) return { retryable: false, info: { code: err.code, message: err.message } };
   if (err instanceof Error) {
     const coded = err as Error & { code?: unknown; hint?: unknown };
-    const code = err.name === 'AbortError' ? 'INTERRUPTED' : typeof coded.code === 'string' ? coded.code : 'INTERNAL_ERROR';
+    if (err.name === 'AbortError' || coded.code === 'INTERRUPTED') return { retryable: false, info: { code: 'INTERRUPTED', message: 'the step was stopped: the run was interrupted' } };
+    const code = typeof coded.code === 'string' ? coded.code : 'INTERNAL_ERROR';
     return { retryable: false, info: { code, message: err.message, ...(typeof coded.hint === 'string' ? { hint: coded.hint } : {}) } };
   }
   return { retryable: false, info: { code: 'INTERNAL_ERROR', message: String(err) } };
