@@ -182,3 +182,32 @@ test('a dead workbench leaves the pool; its study runs again on the other and ev
   assert.match(notices[0]!, new RegExp(`workbench ${redact(deadUrl).replace(/[.]/g, '\\.')} stopped answering during .*${first}.*runs again on another workbench`));
   for (const study of ids(result)) await assertAsAlone(out, study, 'after a dead workbench');
 });
+
+test('a workbench that dies mid-cohort leaves the pool; the study it could not start runs on the other', async (t) => {
+  const cohort4 = await makeCohort(join(dir, 'dies'), 4);
+  const dying = await startTestWorkbench();
+  const live = await startTestWorkbench();
+  t.after(() => Promise.all([dying.stop(), live.stop()]));
+  const out = join(dir, 'dies', 'out');
+  const notices: string[] = [];
+  const dyingLabel = redact(dying.url);
+  const result = await runPlans({
+    plans: [cohortPlan(cohort4, out)],
+    workbenches: { kind: 'urls', urls: [dying.url, live.url] },
+    reporter: {
+      onNotice: (m: string) => notices.push(m),
+      // Its first study done, the workbench goes away (stop closes the port at once).
+      onCaseEnd: (c) => {
+        if (c.workbench === dyingLabel) void dying.stop();
+      },
+    },
+    outputDir: out,
+    retry: FAST_RETRY,
+  });
+  assert.deepEqual(statuses(result), cohort4.studies.map((s) => [s.name, 'passed']));
+  assert.equal(result.cases.filter((c) => c.workbench === dyingLabel).length, 1, 'one study ran on the workbench before it died');
+  assert.equal(notices.length, 1, notices.join('\n'));
+  assert.match(notices[0]!, /stopped answering during .*runs again on another workbench/);
+  // The first three studies are the ones of the reference set; each looks as it does alone.
+  for (const c of result.cases.slice(0, 3)) await assertAsAlone(out, c.id, 'after a workbench died');
+});

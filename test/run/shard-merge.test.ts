@@ -88,6 +88,16 @@ test('CLI: --shard env:JOB_COMPLETION_INDEX/3 picks the cases of --shard (index+
   assert.deepEqual(ids(await readReport(join(dir, 'cli-2'))), ids(shards[1]!), '--shard 2/3 in a process of its own');
 });
 
+test('CLI: a shard with no study (more shards than studies) is a run of nothing that passes', async () => {
+  const r = await wbplay(['run', 'cohort.yaml', '--out', 'empty', '--reporter', 'line', '--shard', '7/7'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const report = await readReport(join(dir, 'empty'));
+  assert.deepEqual(report.cases, []);
+  assert.equal(report.summary.total, 0);
+  const merged = await mergeReports([...[1, 2, 3].map(shardDir), join(dir, 'empty')], join(dir, 'M-empty'));
+  assert.deepEqual(ids(merged), ids(whole), 'an empty shard adds nothing to the merge');
+});
+
 /**
  * What a report says, without what differs between runs: times, durations, workbench labels,
  * node UIDs, and the run's own folder (masked as <out>). Artefact paths are resolved against the
