@@ -34,6 +34,7 @@ async function readManifest(out: string): Promise<ManifestData> {
   return JSON.parse(await readFile(join(out, MANIFEST_NAME), 'utf8')) as ManifestData;
 }
 
+const readReport = async (out: string): Promise<RunResult> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
 const key = (study: string): string => `${PLAYBOOK_NAME}/${study}`;
 const sha256 = async (path: string): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
 
@@ -115,11 +116,12 @@ test('resume: a study that erred is not recorded and runs again on the next run'
   await assertManifestMatchesDisk(cohort, out);
 });
 
-test('resume after SIGKILL: a real run killed mid-cohort completes on the next run without redoing finished studies', async (t) => {
-  // Each study waits a little so the kill lands between the first and the last study.
-  const cohort = await makeCohort(join(dir, 'killed'), 5, 300);
+test('resume after SIGKILL: a real run with two workers killed mid-cohort completes on the next run without redoing finished studies', async (t) => {
+  // Each study waits a little so the kill lands between the first and the last study; two
+  // workers so the manifest is being written for two studies when the kill comes.
+  const cohort = await makeCohort(join(dir, 'killed'), 6, 300);
   const out = join(cohort.dir, 'out');
-  const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
+  const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1', '--workers', '2'];
 
   const child = spawnWbplay(args, cohort.dir);
   let stderr = '';
@@ -155,12 +157,39 @@ test('resume after SIGKILL: a real run killed mid-cohort completes on the next r
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
-  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
-  const { ran, upToDate } = outcome(report);
+  const { ran, upToDate } = outcome(await readReport(out));
   assert.deepEqual(upToDate.map(key).sort(), recorded, 'the studies recorded before the kill are skipped');
   assert.deepEqual([...ran, ...upToDate].sort(), cohort.studies.map((s) => s.name).sort(), 'every other study ran');
   await assertManifestMatchesDisk(cohort, out);
   for (const [study, record] of Object.entries(killed.studies)) {
     assert.deepEqual((await readManifest(out)).studies[study]?.outputs, record.outputs, `${study}'s outputs are the ones written before the kill`);
   }
+});
+
+test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report; the next run completes the rest', async () => {
+  const cohort = await makeCohort(join(dir, 'terminated'), 4, 300);
+  const out = join(cohort.dir, 'out');
+  const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
+  const child = spawnWbplay(args, cohort.dir);
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + 60_000;
+  while ((await readManifest(out).then((m) => Object.keys(m.studies).length, () => 0)) === 0) {
+    assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
+    await sleep(10);
+  }
+  child.kill('SIGTERM');
+  assert.deepEqual(await exited, { code: 130, signal: null });
+  const stopped = await readReport(out);
+  assert.equal(stopped.cases.length, cohort.studies.length, 'the report of the stopped run lists every study');
+  assert.ok(stopped.cases.some((c) => c.status !== 'passed'), 'not every study ran');
+  const recorded = Object.keys((await readManifest(out)).studies).sort();
+  assert.deepEqual(stopped.cases.filter((c) => c.status === 'passed').map((c) => key(c.id)).sort(), recorded, 'the studies that passed are the ones recorded');
+
+  const rerun = await wbplay(args, cohort.dir);
+  assert.equal(rerun.code, 0, rerun.stderr);
+  const { upToDate } = outcome(await readReport(out));
+  assert.deepEqual(upToDate.map(key).sort(), recorded);
+  await assertManifestMatchesDisk(cohort, out);
 });
