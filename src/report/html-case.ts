@@ -71,7 +71,7 @@ function problemMarkup(step: StepResult): string {
     const status = step.error.status !== undefined ? ` (HTTP ${step.error.status})` : '';
     lines.push(`<div><code>${esc(step.error.code)}</code>${esc(step.error.message)}${status}</div>`);
   }
-  if (step.image && step.image.message !== step.error?.message) lines.push(`<div>${esc(step.image.message)}</div>`);
+  if (step.image && !step.error?.message.includes(step.image.message)) lines.push(`<div>${esc(step.image.message)}</div>`);
   if (lines.length === 0) lines.push(`<div>${esc(stepProblem(step) ?? step.status)}</div>`);
   if (step.error?.hint) lines.push(`<div class="hint">Hint: ${esc(step.error.hint)}</div>`);
   return `<div class="problem">${lines.join('')}</div>`;

@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
+import type { FigureProvenance } from '../compare/provenance.js';
 
 /**
  * The result of a run: plain data that the runner builds and every reporter reads. The JSON
@@ -35,6 +36,8 @@ export interface Artefact {
   kind: 'screenshot' | 'golden' | 'expected' | 'actual' | 'diff' | 'figure';
   /** Path relative to the output folder where possible. */
   path: string;
+  /** What made a figure: the same as its PNG text chunks. */
+  provenance?: FigureProvenance;
 }
 
 export interface Tolerance {

@@ -48,8 +48,10 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
   },
   async run(a, ctx) {
     const shot = await capture(ctx.client, a.of, { format: a.format, ...captureSize(a), signal: ctx.signal });
-    const bytes = a.format === 'png' ? stampProvenance(shot.bytes, await ctx.provenance()) : shot.bytes;
-    return { status: 'passed', artefacts: [await ctx.writeOutput(a.save, bytes, 'screenshot')] };
+    const provenance = await ctx.provenance();
+    // JPEG has no text chunks: its provenance lives in the report only.
+    const bytes = a.format === 'png' ? stampProvenance(shot.bytes, provenance) : shot.bytes;
+    return { status: 'passed', artefacts: [{ ...(await ctx.writeOutput(a.save, bytes, 'screenshot')), provenance }] };
   },
   describe(a) {
     return `capture ${a.of.address}${a.width !== undefined ? ` at ${a.width}x${a.height}` : ''} to ${showFile(a.save)}`;

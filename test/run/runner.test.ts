@@ -86,7 +86,7 @@ test('a playbook runs in order: aliases become UIDs, screenshots carry provenanc
   assert.equal(provenance?.api_version, info.api_version);
   const ctHash = createHash('sha256').update(await readFile(join(dir, 'data', 'ct.nrrd'))).digest('hex');
   assert.equal(provenance?.inputs?.[join(dir, 'data', 'ct.nrrd')], ctHash);
-  assert.deepEqual(shot?.artefacts, [{ kind: 'screenshot', path: join('..', 'out-basic', 'axial.png') }]);
+  assert.deepEqual(shot?.artefacts, [{ kind: 'screenshot', path: join('..', 'out-basic', 'axial.png'), provenance }], 'the report repeats the provenance');
   assert.deepEqual(result.provenance.workbench?.engine_version, info.engine_version);
 
   assert.equal(reporter.events[0], 'runStart');
