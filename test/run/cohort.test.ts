@@ -184,7 +184,7 @@ test('a dead workbench leaves the pool; its study runs again on the other and ev
 });
 
 test('a workbench that dies mid-cohort leaves the pool; the study it could not start runs on the other', async (t) => {
-  const cohort4 = await makeCohort(join(dir, 'dies'), 4);
+  const cohort5 = await makeCohort(join(dir, 'dies'), 5);
   const dying = await startTestWorkbench();
   const live = await startTestWorkbench();
   t.after(() => Promise.all([dying.stop(), live.stop()]));
@@ -192,7 +192,7 @@ test('a workbench that dies mid-cohort leaves the pool; the study it could not s
   const notices: string[] = [];
   const dyingLabel = redact(dying.url);
   const result = await runPlans({
-    plans: [cohortPlan(cohort4, out)],
+    plans: [cohortPlan(cohort5, out)],
     workbenches: { kind: 'urls', urls: [dying.url, live.url] },
     reporter: {
       onNotice: (m: string) => notices.push(m),
@@ -204,7 +204,7 @@ test('a workbench that dies mid-cohort leaves the pool; the study it could not s
     outputDir: out,
     retry: FAST_RETRY,
   });
-  assert.deepEqual(statuses(result), cohort4.studies.map((s) => [s.name, 'passed']));
+  assert.deepEqual(statuses(result), cohort5.studies.map((s) => [s.name, 'passed']));
   assert.equal(result.cases.filter((c) => c.workbench === dyingLabel).length, 1, 'one study ran on the workbench before it died');
   assert.equal(notices.length, 1, notices.join('\n'));
   assert.match(notices[0]!, /stopped answering during .*runs again on another workbench/);
