@@ -96,6 +96,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   const cases: PlanCase[] = [];
   const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
   const writers = new Map<string, string>();
+  const reported = new Set<string>();
   for (const study of studies) {
     const state: CaseState = { aliases: new Set(), names: new Set(), layoutCells: undefined, inputs: new Set(), outputs: new Map() };
     const caseScope: Scope = foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
@@ -106,7 +107,9 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
       for (const [out, span] of state.outputs) {
         const other = writers.get(out);
         if (other === undefined) writers.set(out, name);
-        else if (other !== name) {
+        else if (other !== name && !reported.has(out)) {
+          // One error per file: a path without ${study.name} would otherwise give one per study.
+          reported.add(out);
           session.error('OUTPUT_COLLISION', `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`, `put \${${foreach?.as ?? 'study'}.name} in the output path`, span());
         }
       }
