@@ -15,6 +15,8 @@ export function classify(err: unknown): Classified {
     return { retryable: retryableStatus(err.status), ...(err.retryAfterMs !== null ? { retryAfterMs: err.retryAfterMs } : {}), info };
   }
   if (err instanceof WorkbenchNetworkError) {
+    // Calls are only aborted by the run's own signal: Ctrl-C (a step timeout wins its race first).
+    if (err.code === 'ABORTED') return interrupted();
     return {
       retryable: RETRY_NETWORK.has(err.code),
       info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, hint: 'check that the workbench is running and reachable at its URL' },
@@ -26,7 +28,7 @@ export function classify(err: unknown): Classified {
   if (err instanceof WorkbenchError) return { retryable: false, info: { code: err.code, message: err.message } };
   if (err instanceof Error) {
     const coded = err as Error & { code?: unknown; hint?: unknown };
-    if (err.name === 'AbortError' || coded.code === 'INTERRUPTED') return { retryable: false, info: { code: 'INTERRUPTED', message: 'the step was stopped: the run was interrupted' } };
+    if (err.name === 'AbortError' || coded.code === 'INTERRUPTED') return interrupted();
     const code = typeof coded.code === 'string' ? coded.code : 'INTERNAL_ERROR';
     return { retryable: false, info: { code, message: err.message, ...(typeof coded.hint === 'string' ? { hint: coded.hint } : {}) } };
   }
@@ -40,7 +42,14 @@ function hintFor(err: WorkbenchApiError): { hint?: string } {
   return {};
 }
 
-/** Whether an error means the workbench itself is unreachable (as opposed to refusing one request). */
-export function isConnectionLoss(info: ErrorInfo): boolean {
-  return info.status === undefined && RETRY_NETWORK.has(info.code);
+/**
+ * Whether an error may mean the workbench itself is gone or hung (as opposed to refusing one
+ * request): the pool then asks it whether it still answers.
+ */
+export function mayBeWorkbenchLoss(info: ErrorInfo): boolean {
+  return info.status === undefined && (RETRY_NETWORK.has(info.code) || info.code === 'STEP_TIMEOUT');
+}
+
+function interrupted(): Classified {
+  return { retryable: false, info: { code: 'INTERRUPTED', message: 'the step was stopped: the run was interrupted' } };
 }

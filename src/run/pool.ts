@@ -25,17 +25,34 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
   const results: Array<R | undefined> = new Array(items.length).fill(undefined);
   const queue: Array<{ index: number; tries: number }> = items.map((_, index) => ({ index, tries: 0 }));
   let live = slots.length;
+  let running = 0;
+  // An idle worker waits while others still run: an item they lose with their workbench
+  // comes back to the queue and must find a worker that is still there.
+  let wake: () => void = () => undefined;
+  let changed = new Promise<void>((resolve) => (wake = resolve));
+  const notify = (): void => {
+    wake();
+    changed = new Promise<void>((resolve) => (wake = resolve));
+  };
 
   const worker = async (slot: S): Promise<void> => {
     for (;;) {
       if (options.shouldStop?.()) return;
       const next = queue.shift();
-      if (!next) return;
+      if (!next) {
+        if (running === 0) return;
+        await changed;
+        continue;
+      }
+      running++;
       const item = items[next.index] as I;
       const result = await options.run(item, slot);
-      if (await options.slotAlive(slot, result)) {
+      const alive = await options.slotAlive(slot, result);
+      running--;
+      if (alive) {
         results[next.index] = result;
         options.onResult?.(item, result);
+        notify();
         continue;
       }
       live--;
@@ -46,6 +63,7 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
         results[next.index] = result;
         options.onResult?.(item, result);
       }
+      notify();
       return;
     }
   };

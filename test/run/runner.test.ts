@@ -249,3 +249,17 @@ test('without --fail-fast every case runs; with it, the cases after a failure ar
   assert.deepEqual(fast.cases.map((c) => c.status), ['error', 'skipped', 'skipped']);
   assert.match(fast.cases[1]?.steps[0]?.skippedReason ?? '', /--fail-fast/);
 });
+
+test('a workbench that stops answering leaves the pool and its case runs again on another one', async (t) => {
+  const healthy = await startTestWorkbench();
+  const hung = await startTestWorkbench({ faults: 'stall' });
+  t.after(() => Promise.all([healthy.stop(), hung.stop()]));
+  await writeFile(join(dir, 'pair.csv'), 'name\none\ntwo\nthree\n');
+  const plan = await playbook('hung', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: pair.csv\n');
+  const reporter = recorder();
+  const result = await runPlans({ plans: [plan], workbenches: { kind: 'urls', urls: [hung.url, healthy.url] }, reporter, outputDir: join(dir, 'hung-report'), retry: FAST_RETRY, timeoutMs: 500 });
+  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed', 'passed'], JSON.stringify(result.cases[0]?.steps.map((s) => s.error), null, 1));
+  assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set([healthy.url]));
+  assert.equal(reporter.notices.filter((n) => /stopped answering/.test(n)).length, 1);
+  assert.match(reporter.notices.join('\n'), /runs again on another workbench/);
+});
