@@ -3,6 +3,7 @@ import type { RgbaImage } from '../compare/image.js';
 import { decodePng } from '../compare/png-decode.js';
 import { encodePng } from '../compare/png-encode.js';
 import type { PlanContactSheet } from '../compile/plan.js';
+import type { CaseResult } from '../run/result.js';
 import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../sim/render/bitmap-font.js';
 import { fillRect } from '../sim/render/pixels.js';
 import { resizeImage } from '../sim/render/resize.js';
@@ -138,4 +139,17 @@ function fit(text: string, width: number, scale: number): string {
   const chars = [...text];
   if (chars.length <= room) return text;
   return room <= ELLIPSIS.length ? chars.slice(0, room).join('') : `${chars.slice(0, room - ELLIPSIS.length).join('')}${ELLIPSIS}`;
+}
+
+/**
+ * Why a case has no tile image of this run: it failed, erred or did not run. A study skipped
+ * as up to date still has its image from the run that made it.
+ */
+export function sheetNotes(cases: readonly CaseResult[]): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const c of cases) {
+    if (c.status === 'failed' || c.status === 'error') notes.set(c.id, c.status);
+    else if (c.status === 'skipped' && !c.steps[0]?.skippedReason?.startsWith('up to date')) notes.set(c.id, 'not run');
+  }
+  return notes;
 }

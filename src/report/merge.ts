@@ -1,5 +1,7 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { RESULT_VERSION, runStatus, summarize, type CaseResult, type Provenance, type RunResult } from '../run/result.js';
+import { mkdir } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { writeFileAtomic } from '../compare/atomic-write.js';
+import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult, type SheetRecord } from '../run/result.js';
 import { readRunResult } from './read-report.js';
 import { ReportError } from './report-error.js';
 
@@ -13,7 +15,30 @@ export interface ShardResult {
 export async function mergeReports(dirs: readonly string[], outputDir: string): Promise<RunResult> {
   const shards: ShardResult[] = [];
   for (const dir of dirs) shards.push({ result: await readRunResult(dir), dir });
-  return mergeRunResults(shards, outputDir);
+  const merged = mergeRunResults(shards, outputDir);
+  await drawMergedSheets(merged, outputDir);
+  return merged;
+}
+
+/**
+ * Each shard drew a contact sheet of its own studies; the merged folder gets one of the whole
+ * cohort, drawn again from the shards' tiles in the merged case order.
+ */
+async function drawMergedSheets(result: RunResult, outputDir: string): Promise<void> {
+  const sheets = (result.figures ?? []).filter((f) => f.sheet);
+  if (sheets.length === 0) return;
+  const { makeContactSheet, sheetNotes } = await import('./contact-sheet.js');
+  const notes = sheetNotes(result.cases);
+  for (const figure of sheets) {
+    const sheet = figure.sheet;
+    if (!sheet) continue;
+    const png = await makeContactSheet(
+      { save: resolve(outputDir, figure.path), ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}), tiles: sheet.tiles.map((t) => ({ case: t.case, file: resolve(outputDir, t.path), label: t.label })) },
+      notes,
+    );
+    await mkdir(dirname(resolve(outputDir, figure.path)), { recursive: true });
+    await writeFileAtomic(resolve(outputDir, figure.path), png);
+  }
 }
 
 /**
@@ -48,6 +73,7 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
   const start = Math.min(...spans.map((s) => s.start));
   const end = Math.max(...spans.map((s) => s.end));
 
+  const figures = mergeFigures(shards, outputDir, cases);
   return {
     version: RESULT_VERSION,
     startedAt: new Date(start).toISOString(),
@@ -56,7 +82,37 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
     provenance,
     cases,
     summary: summarize(cases),
+    ...(figures.length > 0 ? { figures } : {}),
   };
+}
+
+/**
+ * The shards' figures, relocated. Contact sheets of one name become one sheet in the merged
+ * folder holding every shard's tiles in the merged case order (`mergeReports` draws it).
+ */
+function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: readonly CaseResult[]): Artefact[] {
+  const order = new Map(cases.map((c, i) => [c.id, i]));
+  const figures: Artefact[] = [];
+  const sheets = new Map<string, Artefact & { sheet: SheetRecord }>();
+  for (const shard of shards) {
+    for (const f of shard.result.figures ?? []) {
+      if (!f.sheet) {
+        figures.push({ ...f, path: relocate(f.path, shard.dir, outputDir) });
+        continue;
+      }
+      const name = basename(f.path);
+      const tiles = f.sheet.tiles.map((t) => ({ ...t, path: relocate(t.path, shard.dir, outputDir) }));
+      const known = sheets.get(name);
+      if (known) known.sheet.tiles.push(...tiles);
+      else {
+        const merged = { ...f, path: name, sheet: { ...f.sheet, tiles } };
+        sheets.set(name, merged);
+        figures.push(merged);
+      }
+    }
+  }
+  for (const { sheet } of sheets.values()) sheet.tiles.sort((a, b) => (order.get(a.case) ?? 0) - (order.get(b.case) ?? 0));
+  return figures;
 }
 
 /** Playbooks in the order the run had them, then case ids in natural order (`s2` before `s10`). */

@@ -38,6 +38,14 @@ export interface Artefact {
   path: string;
   /** What made a figure: the same as its PNG text chunks. */
   provenance?: FigureProvenance;
+  /** A contact sheet's layout and tiles (paths as `path`), so merged shards can draw the whole cohort's. */
+  sheet?: SheetRecord;
+}
+
+export interface SheetRecord {
+  columns?: number;
+  tile_width?: number;
+  tiles: Array<{ case: string; path: string; label: string }>;
 }
 
 export interface Tolerance {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../compare/atomic-write.js';
 import { stampProvenance } from '../compare/provenance.js';
 import type { UpdateMode } from '../compare/golden.js';
@@ -11,7 +11,7 @@ import type { StepDefinition, StepKind } from '../steps/step-definition.js';
 import { VERSION } from '../version.js';
 import { runCase, type RunnableStep } from './case-runner.js';
 import { CaseState, removeNodes } from './case-context.js';
-import { classify, isConnectionLoss } from './classify.js';
+import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { FileHasher } from './file-hash.js';
 import { Manifest } from './manifest.js';
 import { runPool } from './pool.js';
@@ -49,8 +49,10 @@ interface Item {
   info: CaseInfo;
   /** Cohort studies are resumable; other cases always run. */
   resumable: boolean;
-  /** Manifest key: stable across machines (playbook name and case id). */
+  /** Shard key: the same on every machine (playbook name and case id). */
   key: string;
+  /** Manifest key: which playbook file (from the output folder) and which case. */
+  resumeKey: string;
 }
 
 /**
@@ -63,7 +65,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const runId = randomBytes(4).toString('hex');
   const signal = options.signal ?? new AbortController().signal;
-  const items = selectItems(options.plans, options.shard);
+  const items = selectItems(options.plans, options.shard, options.outputDir);
   const { reporter } = options;
   const resumable = items.some((i) => i.resumable);
   const manifest = resumable ? await Manifest.open(options.outputDir) : undefined;
@@ -78,7 +80,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     const runItem = async (item: Item, slot: WorkbenchSlot): Promise<CaseResult> => {
       if (signal.aborted) return notRun(item, 'the run was interrupted');
       const inputHash = item.resumable ? await hashInputs(item, hasher) : '';
-      if (manifest && item.resumable && !options.force && (await manifest.isUpToDate(item.key, inputHash))) {
+      if (manifest && item.resumable && !options.force && (await manifest.isUpToDate(item.resumeKey, inputHash))) {
         return notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)');
       }
       reporter.onCaseStart?.(item.info, slot.id);
@@ -88,10 +90,10 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       } catch (err) {
         return notRun(item, 'the workbench could not be cleared of the previous study', classify(err).info);
       }
-      if (manifest && item.resumable) await manifest.forget(item.key);
+      if (manifest && item.resumable) await manifest.forget(item.resumeKey);
       const result = await runOne(item, slot, runId, options, hasher, signal);
       if (manifest && item.resumable && result.case.status === 'passed') {
-        await manifest.record(item.key, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
+        await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
       }
       return result.case;
     };
@@ -99,7 +101,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       run: runItem,
       slotAlive: async (slot, result) => {
         if (slot.dead) return false;
-        if (result.status !== 'error' || !result.steps.some((s) => s.error && isConnectionLoss(s.error))) return true;
+        if (result.status !== 'error' || !result.steps.some((s) => s.error && mayBeWorkbenchLoss(s.error))) return true;
         return slot.client.ping({ timeoutMs: 2000 }).catch(() => false);
       },
       abandoned: (item, reason) => notRun(item, reason, { code: 'NO_WORKBENCH', message: reason }),
@@ -150,21 +152,17 @@ async function writeContactSheets(items: readonly Item[], cases: readonly CaseRe
   for (const plan of new Set(items.map((i) => i.plan))) {
     const sheet = plan.contact_sheet;
     if (!sheet) continue;
-    const notes = new Map<string, string>();
-    const ran = new Set<string>();
-    items.forEach((item, i) => {
-      if (item.plan !== plan) return;
-      ran.add(item.case.id);
-      const status = cases[i]?.status;
-      if (status === 'failed' || status === 'error') notes.set(item.case.id, status === 'failed' ? 'failed' : 'error');
-      else if (status === 'skipped' && !cases[i]?.steps[0]?.skippedReason?.startsWith('up to date')) notes.set(item.case.id, 'not run');
-    });
+    const ran = new Set(items.filter((item) => item.plan === plan).map((item) => item.case.id));
+    const mine = cases.filter((_, i) => items[i]?.plan === plan);
+    const tiles = sheet.tiles.filter((t) => ran.has(t.case));
     try {
-      const { makeContactSheet } = await import('../report/contact-sheet.js');
-      const png = await makeContactSheet({ ...sheet, tiles: sheet.tiles.filter((t) => ran.has(t.case)) }, notes);
+      const { makeContactSheet, sheetNotes } = await import('../report/contact-sheet.js');
+      const png = await makeContactSheet({ ...sheet, tiles }, sheetNotes(mine));
       await mkdir(dirname(sheet.save), { recursive: true });
       await writeFileAtomic(sheet.save, stampProvenance(png, { playbook: plan.playbook.path, playbookSha256: plan.playbook.sha256, step: 'contact sheet', version: VERSION }));
-      figures.push(artefactAt(outputDir, sheet.save, 'figure'));
+      const layout = { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}) };
+      const recorded = tiles.map((t) => ({ case: t.case, path: artefactAt(outputDir, t.file, 'screenshot').path, label: t.label }));
+      figures.push({ ...artefactAt(outputDir, sheet.save, 'figure'), sheet: { ...layout, tiles: recorded } });
     } catch (err) {
       reporter.onNotice?.(`the contact sheet ${sheet.save} could not be written: ${(err as Error).message}`);
     }
@@ -172,7 +170,7 @@ async function writeContactSheets(items: readonly Item[], cases: readonly CaseRe
   return figures;
 }
 
-function selectItems(plans: readonly Plan[], shard: Shard | undefined): Item[] {
+function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir: string): Item[] {
   const all: Item[] = [];
   for (const plan of plans) {
     for (const c of plan.cases) {
@@ -182,6 +180,7 @@ function selectItems(plans: readonly Plan[], shard: Shard | undefined): Item[] {
         number: all.length + 1,
         resumable: plan.foreach !== undefined,
         key: `${plan.name}/${c.id}`,
+        resumeKey: `${relative(outputDir, resolve(plan.playbook.path)).split(sep).join('/')}#${c.id}`,
         info: {
           id: c.id,
           name: plan.cases.length === 1 && !plan.foreach ? plan.name : `${plan.name} · ${c.name}`,

@@ -99,7 +99,7 @@ test('the cohort example runs every study, four screenshots each, and a contact 
   const [width] = size(await readFile(join(out, 'contact-sheet.png')));
   assert.equal(width, 2 * tile + 3 * 8, 'four tiles make a 2×2 grid with 8-pixel margins');
   const result = await report(out);
-  assert.deepEqual(result.figures, [{ kind: 'figure', path: 'contact-sheet.png' }]);
+  assert.deepEqual(result.figures?.map((f) => [f.kind, f.path, f.sheet?.tiles.map((t) => t.path)]), [['figure', 'contact-sheet.png', studies.sort().map((s) => `${s}/axial.png`)]]);
 });
 
 test('exit codes: 1 when a case fails, 2 for an invalid playbook or bad options, with where and why', async () => {

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunResult } from '../../src/run/result.js';
 import { MANIFEST_NAME, type StudyRecord } from '../../src/run/manifest.js';
 import { runPlans, type RunOptions } from '../../src/run/runner.js';
-import { cohortPlan, FAST_RETRY, makeCohort, pixels, PLAYBOOK_NAME, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
+import { cohortPlan, FAST_RETRY, makeCohort, pixels, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
 
 let dir = '';
 
@@ -35,7 +35,8 @@ async function readManifest(out: string): Promise<ManifestData> {
 }
 
 const readReport = async (out: string): Promise<RunResult> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
-const key = (study: string): string => `${PLAYBOOK_NAME}/${study}`;
+/** A study's manifest key: the playbook as seen from the output folder, and the case id. */
+const key = (cohort: Cohort, study: string, out: string): string => `${relative(out, cohort.playbook).split(sep).join('/')}#${study}`;
 const sha256 = async (path: string): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
 
 /** `ran`: cases that ran and passed; `upToDate`: cases skipped because the manifest says so. Nothing else is allowed. */
@@ -53,9 +54,9 @@ function outcome(result: RunResult): { ran: string[]; upToDate: string[] } {
 /** Every study of the cohort is in the manifest with exactly its screenshots, hashed as they are on disk. */
 async function assertManifestMatchesDisk(cohort: Cohort, out: string): Promise<void> {
   const manifest = await readManifest(out);
-  assert.deepEqual(Object.keys(manifest.studies).sort(), cohort.studies.map((s) => key(s.name)).sort());
+  assert.deepEqual(Object.keys(manifest.studies).sort(), cohort.studies.map((s) => key(cohort, s.name, out)).sort());
   for (const s of cohort.studies) {
-    const record = manifest.studies[key(s.name)]!;
+    const record = manifest.studies[key(cohort, s.name, out)]!;
     assert.deepEqual(Object.keys(record.outputs).sort(), SHOTS.map((shot) => join(out, s.name, shot)).sort(), `outputs of ${s.name}`);
     for (const [path, hash] of Object.entries(record.outputs)) {
       assert.equal(await sha256(path), hash, `${path} is what the manifest says`);
@@ -109,7 +110,7 @@ test('resume: a study that erred is not recorded and runs again on the next run'
 
   const first = await run();
   assert.deepEqual(first.cases.map((c) => [c.id, c.status]), [[one, 'passed'], [two, 'error']]);
-  assert.deepEqual(Object.keys((await readManifest(out)).studies), [key(one)], 'only the study that passed is recorded');
+  assert.deepEqual(Object.keys((await readManifest(out)).studies), [key(cohort, one, out)], 'only the study that passed is recorded');
 
   await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), good);
   assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one] });
@@ -158,7 +159,7 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
   const { ran, upToDate } = outcome(await readReport(out));
-  assert.deepEqual(upToDate.map(key).sort(), recorded, 'the studies recorded before the kill are skipped');
+  assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded, 'the studies recorded before the kill are skipped');
   assert.deepEqual([...ran, ...upToDate].sort(), cohort.studies.map((s) => s.name).sort(), 'every other study ran');
   await assertManifestMatchesDisk(cohort, out);
   for (const [study, record] of Object.entries(killed.studies)) {
@@ -185,11 +186,11 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
   assert.equal(stopped.cases.length, cohort.studies.length, 'the report of the stopped run lists every study');
   assert.ok(stopped.cases.some((c) => c.status !== 'passed'), 'not every study ran');
   const recorded = Object.keys((await readManifest(out)).studies).sort();
-  assert.deepEqual(stopped.cases.filter((c) => c.status === 'passed').map((c) => key(c.id)).sort(), recorded, 'the studies that passed are the ones recorded');
+  assert.deepEqual(stopped.cases.filter((c) => c.status === 'passed').map((c) => key(cohort, c.id, out)).sort(), recorded, 'the studies that passed are the ones recorded');
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
   const { upToDate } = outcome(await readReport(out));
-  assert.deepEqual(upToDate.map(key).sort(), recorded);
+  assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded);
   await assertManifestMatchesDisk(cohort, out);
 });
