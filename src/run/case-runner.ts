@@ -30,24 +30,29 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
   const started = performance.now();
   const results: StepResult[] = [];
   let stopReason: string | undefined;
+  const signals = new AttemptSignals(options.signal);
 
-  for (const step of steps) {
-    if (stopReason === undefined && options.signal.aborted) stopReason = 'the run was interrupted';
-    if (stopReason !== undefined) {
-      const skipped = blank(step, 'skipped');
-      skipped.skippedReason = stopReason;
-      results.push(skipped);
-      options.reporter.onStepEnd?.(info, skipped);
-      continue;
+  try {
+    for (const step of steps) {
+      if (stopReason === undefined && options.signal.aborted) stopReason = 'the run was interrupted';
+      if (stopReason !== undefined) {
+        const skipped = blank(step, 'skipped');
+        skipped.skippedReason = stopReason;
+        results.push(skipped);
+        options.reporter.onStepEnd?.(info, skipped);
+        continue;
+      }
+      options.reporter.onStepStart?.(info, step);
+      const result = await runStep(info, step, options, signals);
+      results.push(result);
+      options.reporter.onStepEnd?.(info, result);
+      if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
+      else if (result.status === 'failed' || result.status === 'error') {
+        stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
+      }
     }
-    options.reporter.onStepStart?.(info, step);
-    const result = await runStep(info, step, options);
-    results.push(result);
-    options.reporter.onStepEnd?.(info, result);
-    if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
-    else if (result.status === 'failed' || result.status === 'error') {
-      stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
-    }
+  } finally {
+    signals.dispose();
   }
 
   const result: CaseResult = {
@@ -63,7 +68,7 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
   return result;
 }
 
-async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions): Promise<StepResult> {
+async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions, signals: AttemptSignals): Promise<StepResult> {
   const result = blank(step, 'passed');
   const started = performance.now();
   const notice = (message: string): void => {
@@ -87,7 +92,7 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
       async (n) => {
         attemptStart = performance.now();
         attemptAt = new Date().toISOString();
-        return withTimeout(options.timeoutMs, options.signal, (signal) => step.run(options.context(step, n, signal, notice)));
+        return signals.run(options.timeoutMs, (signal) => step.run(options.context(step, n, signal, notice)));
       },
     );
     result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart) });
@@ -130,23 +135,44 @@ export class StepTimeoutError extends Error {
   }
 }
 
-async function withTimeout<T>(ms: number, outer: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new StepTimeoutError(ms);
-      // Settle the race before aborting: a step that returns on abort must not win it.
-      reject(err);
-      controller.abort(err);
-    }, ms);
-  });
-  try {
-    return await Promise.race([fn(controller.signal), timeout]);
-  } finally {
-    clearTimeout(timer);
-    outer.removeEventListener('abort', onAbort);
+/**
+ * Gives each attempt its own abort signal, aborted by Ctrl-C (the run's signal) or at the
+ * attempt's deadline. One listener on the run's signal serves every attempt of the case.
+ */
+class AttemptSignals {
+  private current: AbortController | undefined;
+  private readonly onAbort = (): void => this.current?.abort(this.outer.reason);
+
+  constructor(private readonly outer: AbortSignal) {
+    outer.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** Runs `fn` with a fresh signal; rejects with StepTimeoutError after `ms` even when `fn` ignores its signal. */
+  run<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    this.current = controller;
+    if (this.outer.aborted) controller.abort(this.outer.reason);
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const err = new StepTimeoutError(ms);
+        // Settle first: a step that returns on abort must not win.
+        reject(err);
+        controller.abort(err);
+      }, ms);
+      fn(controller.signal).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  dispose(): void {
+    this.outer.removeEventListener('abort', this.onAbort);
   }
 }
