@@ -14,7 +14,7 @@ import { writeDemoData } from '../src/sim/demo-data.js';
 import { startReferenceWorkbench } from '../src/sim/server.js';
 
 const STEPS = 1000;
-const RUNS = 9;
+const RUNS = 15;
 const TARGET = 1.1;
 /** Alternating values, so every call changes the node (the server cannot answer from a no-op). */
 const opacity = (i: number): number => (i % 2 === 0 ? 0.4 : 0.6);
