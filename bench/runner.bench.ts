@@ -1,17 +1,19 @@
 // Runner overhead: a playbook of 1,000 `set` steps run by runPlans against a reference
 // workbench, against the same 1,000 setDisplay calls made through the client directly, in the
 // same process, on the same server. Prints ms per step for both and the ratio runner/direct.
+// Both run from the compiled package (dist/, rebuilt first).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { connect } from '../src/client/index.js';
-import { loadPlaybook } from '../src/compile/index.js';
 import type { Plan } from '../src/compile/index.js';
 import type { Reporter } from '../src/report/reporter.js';
-import { runPlans } from '../src/run/runner.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
-import { startReferenceWorkbench } from '../src/sim/server.js';
+import { builtPackage } from './built.js';
+
+// Both sides run the compiled package, as the `wbplay` command does: code run from source
+// through tsx carries a name-keeping helper call per closure, a cost the product never pays.
+const { connect, loadPlaybook, runPlans, startReferenceWorkbench } = await builtPackage();
 
 const STEPS = 1000;
 const RUNS = 15;

@@ -8,12 +8,18 @@ import { basename, dirname, join } from 'node:path';
  */
 export interface AtomicWriteHooks {
   beforeRename?: (tempPath: string) => Promise<void> | void;
+  /**
+   * Flush the bytes to disk before the rename (default true). Without it the write is still
+   * atomic for every reader and survives a killed process; only a power loss can leave an empty
+   * file, which a caller that records hashes (the resume manifest) detects anyway.
+   */
+  durable?: boolean;
 }
 
 /**
  * Writes a file so that readers see either the old content or the new, never a truncated mix:
  * the bytes go to a temporary file in the same folder (same filesystem, so rename is atomic),
- * are flushed to disk, and the temporary file is renamed over the target. Folders are created
+ * are flushed to disk (unless `durable: false`), and the temporary file is renamed over the target. Folders are created
  * as needed; on any failure the temporary file is removed and the target is untouched.
  */
 export async function writeFileAtomic(path: string, content: Uint8Array | string, hooks: AtomicWriteHooks = {}): Promise<void> {
@@ -26,7 +32,7 @@ export async function writeFileAtomic(path: string, content: Uint8Array | string
     const handle = await open(temp, 'wx');
     try {
       await handle.writeFile(content);
-      await handle.sync();
+      if (hooks.durable !== false) await handle.sync();
     } finally {
       await handle.close();
     }

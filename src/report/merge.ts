@@ -1,5 +1,4 @@
-import { mkdir } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../compare/atomic-write.js';
 import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult, type SheetRecord } from '../run/result.js';
 import { readRunResult } from './read-report.js';
@@ -36,7 +35,6 @@ async function drawMergedSheets(result: RunResult, outputDir: string): Promise<v
       { save: resolve(outputDir, figure.path), ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}), tiles: sheet.tiles.map((t) => ({ case: t.case, file: resolve(outputDir, t.path), label: t.label })) },
       notes,
     );
-    await mkdir(dirname(resolve(outputDir, figure.path)), { recursive: true });
     await writeFileAtomic(resolve(outputDir, figure.path), png);
   }
 }

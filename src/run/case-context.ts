@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { WorkbenchApiError } from '../client/index.js';
 import { writeFileAtomic } from '../compare/atomic-write.js';
 import type { FigureProvenance } from '../compare/provenance.js';
@@ -47,41 +45,33 @@ export class CaseState {
   constructor(private readonly setup: CaseSetup) {}
 
   context(step: { index: number; description: string }, attempt: number, signal: AbortSignal, notice: (message: string) => void): StepRunContext {
-    const { setup } = this;
-    const client = setup.slot.client;
-    const marker = `wbplay-${setup.runId}-${setup.caseNumber}-${step.index}`;
-    return {
-      client,
-      attempt,
-      marker,
-      signal,
-      timeoutMs: setup.timeoutMs,
-      artefactDir: setup.artefactDir,
-      golden: setup.golden,
-      notice,
-      resolveNode: (ref) => this.resolve(ref, signal),
-      bindNode: (alias, uid) => {
-        if (alias !== undefined) this.aliases.set(alias, uid);
-        if (!this.created.includes(uid)) this.created.push(uid);
-        this.byMarker.set(marker, uid);
-      },
-      earlierNode: () => this.byMarker.get(marker),
-      writeOutput: async (path, bytes, kind) => {
-        await mkdir(dirname(path), { recursive: true });
-        await writeFileAtomic(path, bytes);
-        this.outputs.set(path, await setup.hasher.remember(path, bytes));
-        return this.artefact(path, kind);
-      },
-      artefact: (path, kind) => this.artefact(path, kind),
-      provenance: async () => ({ ...(await setup.provenance()), step: `${step.index}: ${step.description}` }),
-    };
+    return new AttemptContext(this, this.setup, step, attempt, signal, notice);
+  }
+
+  /** Records a node the case created; `marker` names the step that created it. */
+  bind(marker: string, alias: string | undefined, uid: string): void {
+    if (alias !== undefined) this.aliases.set(alias, uid);
+    if (!this.created.includes(uid)) this.created.push(uid);
+    this.byMarker.set(marker, uid);
+  }
+
+  createdBy(marker: string): string | undefined {
+    return this.byMarker.get(marker);
+  }
+
+  async write(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact> {
+    // Not flushed one by one: the manifest hashes every output, so a file a power loss
+    // emptied is found and its study runs again. (writeFileAtomic makes the folders.)
+    await writeFileAtomic(path, bytes, { durable: false });
+    this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
+    return this.artefact(path, kind);
   }
 
   artefact(path: string, kind: Artefact['kind']): Artefact {
     return artefactAt(this.setup.outputDir, path, kind);
   }
 
-  private async resolve(ref: NodeRef, signal: AbortSignal): Promise<string> {
+  async resolve(ref: NodeRef, signal: AbortSignal): Promise<string> {
     if ('uid' in ref) return ref.uid;
     if ('ref' in ref) {
       const bound = this.aliases.get(ref.ref);
@@ -96,6 +86,57 @@ export class CaseState {
       throw new NodeNotFoundError(`${nodes.length} nodes are named \`${name}\` (${nodes.map((n) => n.uid).join(', ')})`, 'refer to the node by the alias of its load step (`as:`) or by `uid:`');
     }
     return only.uid;
+  }
+}
+
+/**
+ * The context of one attempt of one step. A class rather than an object of closures: a run
+ * of many cheap steps makes one per step.
+ */
+class AttemptContext implements StepRunContext {
+  readonly client: StepRunContext['client'];
+  readonly marker: string;
+  readonly timeoutMs: number;
+  readonly artefactDir: string;
+  readonly golden: StepRunContext['golden'];
+
+  constructor(
+    private readonly state: CaseState,
+    private readonly setup: CaseSetup,
+    private readonly step: { index: number; description: string },
+    readonly attempt: number,
+    readonly signal: AbortSignal,
+    readonly notice: (message: string) => void,
+  ) {
+    this.client = setup.slot.client;
+    this.marker = `wbplay-${setup.runId}-${setup.caseNumber}-${step.index}`;
+    this.timeoutMs = setup.timeoutMs;
+    this.artefactDir = setup.artefactDir;
+    this.golden = setup.golden;
+  }
+
+  resolveNode(ref: NodeRef): Promise<string> {
+    return this.state.resolve(ref, this.signal);
+  }
+
+  bindNode(alias: string | undefined, uid: string): void {
+    this.state.bind(this.marker, alias, uid);
+  }
+
+  earlierNode(): string | undefined {
+    return this.state.createdBy(this.marker);
+  }
+
+  writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact> {
+    return this.state.write(path, bytes, kind);
+  }
+
+  artefact(path: string, kind: Artefact['kind']): Artefact {
+    return this.state.artefact(path, kind);
+  }
+
+  async provenance(): Promise<FigureProvenance> {
+    return { ...(await this.setup.provenance()), step: `${this.step.index}: ${this.step.description}` };
   }
 }
 

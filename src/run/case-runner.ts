@@ -89,7 +89,7 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
           options.reporter.onStepRetry?.(info, step, attempt, delayMs);
         },
       },
-      async (n) => {
+      (n) => {
         attemptStart = performance.now();
         attemptAt = new Date().toISOString();
         return signals.run(options.timeoutMs, (signal) => step.run(options.context(step, n, signal, notice)));
@@ -136,43 +136,64 @@ export class StepTimeoutError extends Error {
 }
 
 /**
- * Gives each attempt its own abort signal, aborted by Ctrl-C (the run's signal) or at the
- * attempt's deadline. One listener on the run's signal serves every attempt of the case.
+ * Gives each attempt an abort signal, aborted by Ctrl-C (the run's signal) or at the attempt's
+ * deadline. Steps are far shorter than their timeout, so one timer serves the whole case: when
+ * it fires before the current deadline it is armed again for the rest, and an attempt costs no
+ * timer of its own. The controller is reused until something aborts it.
  */
 class AttemptSignals {
-  private current: AbortController | undefined;
-  private readonly onAbort = (): void => this.current?.abort(this.outer.reason);
+  private controller = new AbortController();
+  private pending: { deadline: number; ms: number; reject: (err: unknown) => void; controller: AbortController } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly onAbort = (): void => this.controller.abort(this.outer.reason);
 
   constructor(private readonly outer: AbortSignal) {
     outer.addEventListener('abort', this.onAbort, { once: true });
+    if (outer.aborted) this.onAbort();
   }
 
-  /** Runs `fn` with a fresh signal; rejects with StepTimeoutError after `ms` even when `fn` ignores its signal. */
+  /** Runs `fn`; rejects with StepTimeoutError after `ms` even when `fn` ignores its signal. */
   run<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const controller = new AbortController();
-    this.current = controller;
-    if (this.outer.aborted) controller.abort(this.outer.reason);
+    if (this.controller.signal.aborted && !this.outer.aborted) this.controller = new AbortController();
+    const controller = this.controller;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        const err = new StepTimeoutError(ms);
-        // Settle first: a step that returns on abort must not win.
-        reject(err);
-        controller.abort(err);
-      }, ms);
+      const attempt = { deadline: performance.now() + ms, ms, reject, controller };
+      this.pending = attempt;
+      this.timer ??= setTimeout(this.check, ms);
+      const settle = (): void => {
+        if (this.pending === attempt) this.pending = undefined;
+      };
       fn(controller.signal).then(
         (value) => {
-          clearTimeout(timer);
+          settle();
           resolve(value);
         },
         (err: unknown) => {
-          clearTimeout(timer);
+          settle();
           reject(err);
         },
       );
     });
   }
 
+  private readonly check = (): void => {
+    this.timer = undefined;
+    const attempt = this.pending;
+    if (!attempt) return;
+    const left = attempt.deadline - performance.now();
+    if (left > 0) {
+      this.timer = setTimeout(this.check, left);
+      return;
+    }
+    this.pending = undefined;
+    const err = new StepTimeoutError(attempt.ms);
+    // Settle first: a step that returns on abort must not win.
+    attempt.reject(err);
+    attempt.controller.abort(err);
+  };
+
   dispose(): void {
+    clearTimeout(this.timer);
     this.outer.removeEventListener('abort', this.onAbort);
   }
 }

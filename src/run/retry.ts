@@ -44,6 +44,11 @@ export interface RetryHooks {
  */
 export async function withRetry<T>(policy: RetryPolicy, hooks: RetryHooks, fn: (attempt: number) => Promise<T>): Promise<T> {
   return pRetry(fn, {
+    // Every option is given: p-retry fills in missing ones on each call, which costs more than
+    // a cheap step itself.
+    maxRetryTime: Number.POSITIVE_INFINITY,
+    onFailedAttempt: noop,
+    shouldConsumeRetry: always,
     retries: policy.retries,
     factor: policy.factor,
     minTimeout: policy.minDelayMs,
@@ -62,6 +67,9 @@ export async function withRetry<T>(policy: RetryPolicy, hooks: RetryHooks, fn: (
     },
   });
 }
+
+const noop = (): void => undefined;
+const always = (): boolean => true;
 
 function backoffEstimate(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maxDelayMs, policy.minDelayMs * policy.factor ** (attempt - 1));

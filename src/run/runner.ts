@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { writeFileAtomic } from '../compare/atomic-write.js';
 import { stampProvenance } from '../compare/provenance.js';
 import type { UpdateMode } from '../compare/golden.js';
@@ -158,7 +157,6 @@ async function writeContactSheets(items: readonly Item[], cases: readonly CaseRe
     try {
       const { makeContactSheet, sheetNotes } = await import('../report/contact-sheet.js');
       const png = await makeContactSheet({ ...sheet, tiles }, sheetNotes(mine));
-      await mkdir(dirname(sheet.save), { recursive: true });
       await writeFileAtomic(sheet.save, stampProvenance(png, { playbook: plan.playbook.path, playbookSha256: plan.playbook.sha256, step: 'contact sheet', version: VERSION }));
       const layout = { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}) };
       const recorded = tiles.map((t) => ({ case: t.case, path: artefactAt(outputDir, t.file, 'screenshot').path, label: t.label }));
