@@ -7,11 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { loadPlaybook, type Plan } from '../src/compile/index.js';
-import { createReporters } from '../src/report/factory.js';
+import type { Plan } from '../src/compile/index.js';
 import type { Reporter } from '../src/report/reporter.js';
-import { runPlans } from '../src/run/runner.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
+import { builtPackage } from './built.js';
+
+// The compiled package, as the `wbplay` command runs it (and its workers start from dist/
+// without registering a TypeScript loader).
+const { createReporters, loadPlaybook, runPlans } = await builtPackage();
 
 const STUDIES = 40;
 const RUNS = 3;

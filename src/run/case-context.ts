@@ -41,6 +41,7 @@ export class CaseState {
   /** Output path → SHA-256 of what was written. */
   readonly outputs = new Map<string, string>();
   private readonly byMarker = new Map<string, string>();
+  private readonly writes: Array<Promise<{ step: number; error: Error } | undefined>> = [];
 
   constructor(private readonly setup: CaseSetup) {}
 
@@ -59,12 +60,28 @@ export class CaseState {
     return this.byMarker.get(marker);
   }
 
-  async write(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact> {
-    // Not flushed one by one: the manifest hashes every output, so a file a power loss
-    // emptied is found and its study runs again. (writeFileAtomic makes the folders.)
-    await writeFileAtomic(path, bytes, { durable: false });
-    this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
+  /**
+   * Starts writing an output and returns at once: the write overlaps the next steps' workbench
+   * calls. `settle` waits for every write before the case counts as done.
+   */
+  write(path: string, bytes: Uint8Array, kind: Artefact['kind'], step: number): Artefact {
+    const done = (async () => {
+      // Not flushed one by one: the manifest hashes every output, so a file a power loss
+      // emptied is found and its study runs again. (writeFileAtomic makes the folders.)
+      await writeFileAtomic(path, bytes, { durable: false });
+      this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
+    })();
+    this.writes.push(done.then(
+      () => undefined,
+      (err: unknown) => ({ step, error: err instanceof Error ? err : new Error(String(err)) }),
+    ));
     return this.artefact(path, kind);
+  }
+
+  /** Waits for every output write; says which steps' files could not be written. */
+  async settle(): Promise<Array<{ step: number; error: Error }>> {
+    const results = await Promise.all(this.writes.splice(0));
+    return results.filter((r): r is { step: number; error: Error } => r !== undefined);
   }
 
   artefact(path: string, kind: Artefact['kind']): Artefact {
@@ -128,7 +145,7 @@ class AttemptContext implements StepRunContext {
   }
 
   writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact> {
-    return this.state.write(path, bytes, kind);
+    return Promise.resolve(this.state.write(path, bytes, kind, this.step.index));
   }
 
   artefact(path: string, kind: Artefact['kind']): Artefact {

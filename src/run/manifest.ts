@@ -68,12 +68,6 @@ export class Manifest {
     return this.flush();
   }
 
-  /** Drops a study before it runs again, so an interrupted re-run is never taken as done. */
-  forget(studyId: string): Promise<void> {
-    if (!this.studies.delete(studyId)) return Promise.resolve();
-    return this.flush();
-  }
-
   has(studyId: string): boolean {
     return this.studies.has(studyId);
   }
@@ -86,7 +80,9 @@ export class Manifest {
         studies: Object.fromEntries([...this.studies].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
         files: this.hasher.snapshot(),
       };
-      return writeFileAtomic(this.path, JSON.stringify(data, null, 1));
+      // Not flushed to disk each time: a killed process loses nothing, and after a power loss
+      // a manifest that went back in time only makes finished studies run again.
+      return writeFileAtomic(this.path, JSON.stringify(data, null, 1), { durable: false });
     });
     this.writing = next.catch(() => undefined);
     return next;

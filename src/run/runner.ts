@@ -14,7 +14,7 @@ import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { FileHasher } from './file-hash.js';
 import { Manifest } from './manifest.js';
 import { runPool } from './pool.js';
-import { artefactAt, RESULT_VERSION, runStatus, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
+import { artefactAt, caseStatus, RESULT_VERSION, runStatus, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { selectShard, type Shard } from './shard.js';
 import { closeWorkbenches, openWorkbenches, type WorkbenchSlot, type WorkbenchSource } from './workbenches.js';
@@ -89,7 +89,8 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       } catch (err) {
         return notRun(item, 'the workbench could not be cleared of the previous study', classify(err).info);
       }
-      if (manifest && item.resumable) await manifest.forget(item.resumeKey);
+      // A study that runs again keeps its old record until it passes: should this run be killed,
+      // whatever it rewrote no longer matches the recorded hashes, so it is not taken as done.
       const result = await runOne(item, slot, runId, options, hasher, signal);
       if (manifest && item.resumable && result.case.status === 'passed') {
         await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
@@ -232,6 +233,14 @@ async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: R
     workbench: slot.label,
   });
   slot.leftovers.push(...state.created);
+  // A file that could not be written fails the step that made it, and so the case.
+  for (const { step, error } of await state.settle()) {
+    const failed = result.steps.find((s) => s.index === step);
+    if (!failed) continue;
+    failed.status = 'error';
+    failed.error = { code: 'OUTPUT_NOT_WRITTEN', message: `could not write an output: ${error.message}`, hint: 'check that the output folder is writable and the disk is not full' };
+    result.status = caseStatus(result.steps);
+  }
   return { case: result, outputs: state.outputs };
 }
 

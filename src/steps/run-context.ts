@@ -23,7 +23,10 @@ export interface StepRunContext {
   readonly marker: string;
   /** The UID of the node an earlier attempt of this step created and got the answer for. */
   earlierNode(): string | undefined;
-  /** Writes an output file atomically (creating folders) and records it for reports and resume. */
+  /**
+   * Writes an output file atomically (creating folders) and records it for reports and resume.
+   * The write may finish after the step: a failure then fails the step when the case ends.
+   */
   writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact>;
   /** Folder for the artefacts of failed image assertions (expected/actual/diff). */
   readonly artefactDir: string;

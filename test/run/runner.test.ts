@@ -263,3 +263,19 @@ test('a workbench that stops answering leaves the pool and its case runs again o
   assert.equal(reporter.notices.filter((n) => /stopped answering/.test(n)).length, 1);
   assert.match(reporter.notices.join('\n'), /runs again on another workbench/);
 });
+
+test('an output that cannot be written fails the step that made it, and the case', async (t) => {
+  const wb = await startTestWorkbench();
+  t.after(() => wb.stop());
+  // A file where the output folder should be: the folder cannot be made.
+  await writeFile(join(dir, 'blocker'), 'not a folder');
+  const plan = await playbook('unwritable', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "blocker/axial.png" }\n  - screenshot: { of: stdmulti/coronal, save: "\${out}/coronal.png" }\n`);
+  const result = await run(wb, [plan]);
+  const [, , blocked, fine] = steps(result);
+  assert.equal(result.cases[0]?.status, 'error');
+  assert.equal(blocked?.status, 'error');
+  assert.equal(blocked?.error?.code, 'OUTPUT_NOT_WRITTEN');
+  assert.match(blocked?.error?.message ?? '', /could not write an output: .*ENOTDIR|EEXIST/);
+  assert.equal(fine?.status, 'passed');
+  await stat(join(dir, 'out-unwritable', 'coronal.png'));
+});
