@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { compilePlaybook, loadPlaybook, type Plan, type PlanStep } from '../../src/compile/index.js';
 import { PlaybookError } from '../../src/diagnostics/diagnostic.js';
 import { STEP_KINDS } from '../../src/steps/step-definition.js';
+import { writeFileIn } from '../helpers/files.js';
 
 let dir = '';
 
@@ -20,11 +21,8 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function playbook(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-  return path;
+function playbook(name: string, text: string): Promise<string> {
+  return writeFileIn(dir, name, text);
 }
 
 function steps(plan: Plan, c = 0): PlanStep[] {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { compilePlaybook, formatPlan, loadPlaybook } from '../../src/compile/index.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
+import { writeFileIn } from '../helpers/files.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let dir = '';
@@ -19,11 +20,8 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function playbook(name: string, text: string): Promise<string> {
-  const path = join(dir, name);
-  await mkdir(join(path, '..'), { recursive: true });
-  await writeFile(path, text);
-  return path;
+function playbook(name: string, text: string): Promise<string> {
+  return writeFileIn(dir, name, text);
 }
 
 /** Two studies, each saving an axial and a 3D screenshot; `sheet` is the `contact_sheet` block. */
