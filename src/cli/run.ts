@@ -156,7 +156,11 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
     if (controller.signal.aborted) return EXIT_INTERRUPTED;
     return result.status === 'passed' || result.status === 'skipped' ? 0 : EXIT_FAILED;
   } catch (err) {
-    const e = err as Error & { code?: string; stderrTail?: string };
+    const e = err as Error & { code?: string };
+    if (e.code === 'INSECURE_TOKEN') {
+      process.stderr.write('wbplay run: refusing to send the API token in cleartext over http:// to a host that is not loopback; use https://, or pass --allow-insecure-token if the network is trusted\n');
+      return EXIT_USAGE;
+    }
     process.stderr.write(`wbplay run: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
     return EXIT_FAILED;
   } finally {

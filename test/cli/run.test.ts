@@ -130,6 +130,10 @@ test('a token never sits in a playbook, and one named by --token-env must be set
   assert.equal(literal.code, 2);
   assert.match(literal.stderr, /holds the API token itself/);
   assert.doesNotMatch(literal.stderr + literal.stdout, /s3cr3t-value/);
+  const cleartext = await wbplay(['run', 'fails.yaml', '--url', 'http://192.0.2.1:8080', '--token-env', 'TOKEN'], { TOKEN: 'tok-3456-value' });
+  assert.equal(cleartext.code, 2);
+  assert.match(cleartext.stderr, /--allow-insecure-token/);
+  assert.doesNotMatch(cleartext.stderr + cleartext.stdout, /tok-3456-value/);
   const unset = await wbplay(['run', 'fails.yaml', '--url', 'http://127.0.0.1:9', '--token-env', 'NOT_SET_HERE']);
   assert.equal(unset.code, 2);
   assert.match(unset.stderr, /NOT_SET_HERE is not set/);
