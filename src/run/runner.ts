@@ -71,7 +71,9 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   const hasher = manifest?.hasher ?? new FileHasher();
   if (manifest?.notice) reporter.onNotice?.(manifest.notice);
 
-  const slots = await openWorkbenches(options.workbenches);
+  // Workbenches wbplay starts itself are never more than the cases to run.
+  const source = options.workbenches;
+  const slots = await openWorkbenches(source.kind === 'urls' ? source : { ...source, count: Math.max(1, Math.min(source.count, items.length)) });
   const results: CaseResult[] = [];
   let stopped = false;
   try {
