@@ -1,4 +1,5 @@
-import { splitFileName } from '../client/index.js';
+// Straight from its module: the client's index loads the HTTP stack, which validating never needs.
+import { splitFileName } from '../client/upload.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
 import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';

@@ -1,4 +1,5 @@
-import { WorkbenchApiError } from '../client/index.js';
+// Straight from its module: the client's index loads the HTTP stack, which validating never needs.
+import { WorkbenchApiError } from '../client/errors.js';
 import { showNode } from './describe.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
