@@ -95,12 +95,17 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       // whatever it rewrote no longer matches the recorded hashes, so it is not taken as done.
       const result = await runOne(item, slot, runId, options, hasher, signal);
       if (manifest && item.resumable && result.case.status === 'passed') {
-        await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
+        try {
+          await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
+        } catch (err) {
+          reporter.onNotice?.(`${item.info.name} passed but could not be recorded in ${manifest.path} (${(err as Error).message}); it runs again next time`);
+        }
       }
       return result.case;
     };
     const pooled = await runPool(items, slots, {
-      run: runItem,
+      // Whatever goes wrong with one case stays with that case: the others' results are kept.
+      run: (item, slot) => runItem(item, slot).catch((err: unknown) => notRun(item, 'the case could not run', classify(err).info)),
       slotAlive: async (slot, result) => {
         if (slot.dead) return false;
         if (result.status !== 'error' || !result.steps.some((s) => s.error && mayBeWorkbenchLoss(s.error))) return true;

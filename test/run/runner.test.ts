@@ -1,7 +1,7 @@
 // The runner against a real reference workbench on a loopback port, with scripted faults.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -278,4 +278,18 @@ test('an output that cannot be written fails the step that made it, and the case
   assert.match(blocked?.error?.message ?? '', /could not write an output: .*ENOTDIR|EEXIST/);
   assert.equal(fine?.status, 'passed');
   await stat(join(dir, 'out-unwritable', 'coronal.png'));
+});
+
+test('a manifest that cannot be written costs a rerun next time, never the results of the run', async (t) => {
+  const wb = await startTestWorkbench();
+  t.after(() => wb.stop());
+  const outputDir = join(dir, 'no-manifest');
+  // A folder where the manifest file should go: every write of it fails.
+  await mkdir(join(outputDir, 'wbplay-manifest.json'), { recursive: true });
+  await writeFile(join(dir, 'two.csv'), 'name\nfirst\nsecond\n');
+  const plan = await playbook('nomanifest', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: two.csv\n');
+  const reporter = recorder();
+  const result = await run(wb, [plan], { reporter, outputDir });
+  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed']);
+  assert.equal(reporter.notices.filter((n) => /passed but could not be recorded/.test(n)).length, 2);
 });
