@@ -7,6 +7,14 @@ import type { RgbaImage } from './types.js';
 const JPEG_QUALITY = 75;
 
 /**
+ * PNG row filter: Paeth for every row. pngjs by default tries all five filters on every row
+ * and keeps the smallest, which made encoding most of a screenshot's cost; on the rendering
+ * goldens Paeth alone gives files within 2% of that size in 37% of the time (Sub or Up alone
+ * are faster still, but give files 2-4 times larger).
+ */
+const PNG_FILTER = 4;
+
+/**
  * PNG or JPEG bytes. Window grabs of the real workbench are RGB PNGs (colour type 2), canvas
  * grabs RGBA (colour type 6); `alpha` picks which. Without alpha the alpha channel is dropped,
  * as a framebuffer grab ignores it (pngjs would compose it over white). JPEG has no alpha either.
@@ -19,10 +27,10 @@ export function encodeImage(image: RgbaImage, format: 'png' | 'jpeg', options: {
   const png = new PNG({ width: image.width, height: image.height });
   if (options.alpha) {
     png.data = rgba;
-    return PNG.sync.write(png, { colorType: 6, inputColorType: 6, inputHasAlpha: true });
+    return PNG.sync.write(png, { colorType: 6, inputColorType: 6, inputHasAlpha: true, filterType: PNG_FILTER });
   }
   png.data = dropAlpha(rgba);
-  return PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false });
+  return PNG.sync.write(png, { colorType: 2, inputColorType: 2, inputHasAlpha: false, filterType: PNG_FILTER });
 }
 
 function dropAlpha(rgba: Buffer): Buffer {
