@@ -74,7 +74,8 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   // Workbenches wbplay starts itself are never more than the cases to run.
   const source = options.workbenches;
   const slots = await openWorkbenches(source.kind === 'urls' ? source : { ...source, count: Math.max(1, Math.min(source.count, items.length)) });
-  const results: CaseResult[] = [];
+  const finishing = new Map<CaseResult, Promise<void>>();
+  const ended: Promise<void>[] = [];
   let stopped = false;
   try {
     await reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: options.outputDir });
@@ -93,15 +94,19 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       }
       // A study that runs again keeps its old record until it passes: should this run be killed,
       // whatever it rewrote no longer matches the recorded hashes, so it is not taken as done.
-      const result = await runOne(item, slot, runId, options, hasher, signal);
-      if (manifest && item.resumable && result.case.status === 'passed') {
+      const { case: result, state } = await runOne(item, slot, runId, options, hasher, signal);
+      // The last writes and the manifest record finish while the workbench takes the next
+      // case; the case is reported (and counted) only once they are done.
+      finishing.set(result, (async () => {
+        await settleOutputs(result, state);
+        if (!manifest || !item.resumable || result.status !== 'passed') return;
         try {
-          await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(result.outputs), finishedAt: new Date().toISOString() });
+          await manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(state.outputs), finishedAt: new Date().toISOString() });
         } catch (err) {
           reporter.onNotice?.(`${item.info.name} passed but could not be recorded in ${manifest.path} (${(err as Error).message}); it runs again next time`);
         }
-      }
-      return result.case;
+      })());
+      return result;
     };
     const pooled = await runPool(items, slots, {
       // Whatever goes wrong with one case stays with that case: the others' results are kept.
@@ -112,16 +117,20 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
         return slot.client.ping({ timeoutMs: 2000 }).catch(() => false);
       },
       abandoned: (item, reason) => notRun(item, reason, { code: 'NO_WORKBENCH', message: reason }),
-      shouldStop: () => signal.aborted || (stopped = stopped || (options.failFast === true && results.some((r) => r.status === 'failed' || r.status === 'error'))),
+      shouldStop: () => signal.aborted || stopped,
       onSlotLost: (slot, item, retried) => {
         slot.dead = true;
         reporter.onNotice?.(`workbench ${slot.label} stopped answering during ${item.info.name}; ${retried ? 'the case runs again on another workbench' : 'no other workbench is left to run it'}`);
       },
-      onResult: (item, result) => {
-        results.push(result);
-        reporter.onCaseEnd?.(result);
+      onResult: (_item, result) => {
+        if (options.failFast && (result.status === 'failed' || result.status === 'error')) stopped = true;
+        ended.push(
+          (finishing.get(result) ?? Promise.resolve()).then(() => reporter.onCaseEnd?.(result)),
+        );
       },
     });
+    // Cases handed to another workbench still finish their writes before the run ends.
+    await Promise.all([...ended, ...finishing.values()]);
     // Cases never started (fail-fast, Ctrl-C) are reported as skipped, with why.
     const why = signal.aborted ? 'the run was interrupted' : 'not run: --fail-fast stopped the run after a failure';
     const cases = items.map((item, i) => {
@@ -200,7 +209,7 @@ function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir
   return shard ? selectShard(all, (i) => i.key, shard) : all;
 }
 
-async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: RunOptions, hasher: FileHasher, signal: AbortSignal): Promise<{ case: CaseResult; outputs: Map<string, string> }> {
+async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: RunOptions, hasher: FileHasher, signal: AbortSignal): Promise<{ case: CaseResult; state: CaseState }> {
   const { plan } = item;
   let inputs: Promise<Record<string, string>> | undefined;
   const state = new CaseState({
@@ -240,7 +249,11 @@ async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: R
     workbench: slot.label,
   });
   slot.leftovers.push(...state.created);
-  // A file that could not be written fails the step that made it, and so the case.
+  return { case: result, state };
+}
+
+/** Waits for a case's output writes; a file that could not be written fails the step that made it, and so the case. */
+async function settleOutputs(result: CaseResult, state: CaseState): Promise<void> {
   for (const { step, error } of await state.settle()) {
     const failed = result.steps.find((s) => s.index === step);
     if (!failed) continue;
@@ -248,7 +261,6 @@ async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: R
     failed.error = { code: 'OUTPUT_NOT_WRITTEN', message: `could not write an output: ${error.message}`, hint: 'check that the output folder is writable and the disk is not full' };
     result.status = caseStatus(result.steps);
   }
-  return { case: result, outputs: state.outputs };
 }
 
 /** A case that did not run: every step skipped with the reason; an error makes it count as one. */
