@@ -1,6 +1,6 @@
 import type { Reporter } from '../report/reporter.js';
 import type { StepOutcome, StepRunContext } from '../steps/run-context.js';
-import { caseStatus, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from './result.js';
+import { caseStatus, stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from './result.js';
 import { withRetry, type Classified, type RetryPolicy } from './retry.js';
 
 /** One step of a case as the runner needs it: the plan's step plus how to run it. */
@@ -36,7 +36,7 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
     for (const step of steps) {
       if (stopReason === undefined && options.signal.aborted) stopReason = 'the run was interrupted';
       if (stopReason !== undefined) {
-        const skipped = blank(step, 'skipped');
+        const skipped = stepResultOf(step, 'skipped');
         skipped.skippedReason = stopReason;
         results.push(skipped);
         options.reporter.onStepEnd?.(info, skipped);
@@ -69,7 +69,7 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
 }
 
 async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions, signals: AttemptSignals): Promise<StepResult> {
-  const result = blank(step, 'passed');
+  const result = stepResultOf(step, 'passed');
   const started = performance.now();
   const notice = (message: string): void => {
     result.notices.push(message);
@@ -111,20 +111,6 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
   return result;
 }
 
-function blank(step: RunnableStep, status: StepResult['status']): StepResult {
-  return {
-    index: step.index,
-    kind: step.kind,
-    description: step.description,
-    span: step.span,
-    status,
-    durationMs: 0,
-    attempts: [],
-    args: step.args,
-    artefacts: [],
-    notices: [],
-  };
-}
 
 /** The step timeout: the attempt's signal is aborted and the attempt rejects with a timeout. */
 export class StepTimeoutError extends Error {

@@ -157,3 +157,19 @@ export function artefactAt(outputDir: string, path: string, kind: Artefact['kind
   const rel = relative(outputDir, path);
   return { kind, path: isAbsolute(rel) ? path : rel };
 }
+
+/** A step's result before it ran: no attempts, no artefacts; `status` says how it starts. */
+export function stepResultOf(step: StepInfo & { args: unknown }, status: Status): StepResult {
+  return {
+    index: step.index,
+    kind: step.kind,
+    description: step.description,
+    span: step.span,
+    status,
+    durationMs: 0,
+    attempts: [],
+    args: step.args,
+    artefacts: [],
+    notices: [],
+  };
+}

@@ -14,7 +14,7 @@ import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { FileHasher } from './file-hash.js';
 import { Manifest } from './manifest.js';
 import { runPool } from './pool.js';
-import { artefactAt, caseStatus, RESULT_VERSION, runStatus, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
+import { artefactAt, caseStatus, RESULT_VERSION, runStatus, stepResultOf, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { selectShard, type Shard } from './shard.js';
 import { closeWorkbenches, openWorkbenches, type WorkbenchSlot, type WorkbenchSource } from './workbenches.js';
@@ -69,6 +69,13 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   const resumable = items.some((i) => i.resumable);
   const manifest = resumable ? await Manifest.open(options.outputDir) : undefined;
   const hasher = manifest?.hasher ?? new FileHasher();
+  // The hashes of a case's data files serve both its resume key and its figures' provenance.
+  const inputHashes = new Map<Item, Promise<Record<string, string>>>();
+  const inputFiles = (item: Item): Promise<Record<string, string>> => {
+    let files = inputHashes.get(item);
+    if (!files) inputHashes.set(item, (files = hashFiles(item.case.inputs, hasher)));
+    return files;
+  };
   if (manifest?.notice) reporter.onNotice?.(manifest.notice);
 
   // Workbenches wbplay starts itself are never more than the cases to run.
@@ -81,7 +88,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     await reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: options.outputDir });
     const runItem = async (item: Item, slot: WorkbenchSlot): Promise<CaseResult> => {
       if (signal.aborted) return notRun(item, 'the run was interrupted');
-      const inputHash = item.resumable ? await hashInputs(item, hasher) : '';
+      const inputHash = item.resumable ? await hashInputs(item, await inputFiles(item)) : '';
       if (manifest && item.resumable && !options.force && (await manifest.isUpToDate(item.resumeKey, inputHash))) {
         return notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)');
       }
@@ -94,7 +101,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       }
       // A study that runs again keeps its old record until it passes: should this run be killed,
       // whatever it rewrote no longer matches the recorded hashes, so it is not taken as done.
-      const { case: result, state } = await runOne(item, slot, runId, options, hasher, signal);
+      const { case: result, state } = await runOne(item, slot, runId, options, hasher, inputFiles(item), signal);
       // The last writes and the manifest record finish while the workbench takes the next
       // case; the case is reported (and counted) only once they are done.
       finishing.set(result, (async () => {
@@ -209,9 +216,8 @@ function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir
   return shard ? selectShard(all, (i) => i.key, shard) : all;
 }
 
-async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: RunOptions, hasher: FileHasher, signal: AbortSignal): Promise<{ case: CaseResult; state: CaseState }> {
+async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: RunOptions, hasher: FileHasher, inputs: Promise<Record<string, string>>, signal: AbortSignal): Promise<{ case: CaseResult; state: CaseState }> {
   const { plan } = item;
-  let inputs: Promise<Record<string, string>> | undefined;
   const state = new CaseState({
     runId,
     caseNumber: item.number,
@@ -223,7 +229,6 @@ async function runOne(item: Item, slot: WorkbenchSlot, runId: string, options: R
     hasher,
     provenance: async () => {
       slot.info ??= await slot.client.info({ signal });
-      inputs ??= hashFiles(item.case.inputs, hasher);
       return {
         playbook: plan.playbook.path,
         playbookSha256: plan.playbook.sha256,
@@ -265,19 +270,7 @@ async function settleOutputs(result: CaseResult, state: CaseState): Promise<void
 
 /** A case that did not run: every step skipped with the reason; an error makes it count as one. */
 function notRun(item: Item, reason: string, error?: ErrorInfo): CaseResult {
-  const steps: StepResult[] = item.case.steps.map((s) => ({
-    index: s.index,
-    kind: s.kind,
-    description: s.description,
-    span: s.span,
-    status: 'skipped',
-    skippedReason: error ? `${reason}: ${error.message}` : reason,
-    durationMs: 0,
-    attempts: [],
-    args: s.args,
-    artefacts: [],
-    notices: [],
-  }));
+  const steps: StepResult[] = item.case.steps.map((s) => ({ ...stepResultOf(s, 'skipped'), skippedReason: error ? `${reason}: ${error.message}` : reason }));
   const first = steps[0];
   if (error && first) {
     first.status = 'error';
@@ -293,10 +286,9 @@ function notRun(item: Item, reason: string, error?: ErrorInfo): CaseResult {
  * and the compiled steps (which hold the variables' values). wbplay's version is part of it,
  * since a new version may draw differently.
  */
-async function hashInputs(item: Item, hasher: FileHasher): Promise<string> {
+function hashInputs(item: Item, files: Record<string, string>): string {
   const h = createHash('sha256');
   h.update(JSON.stringify({ wbplay: VERSION, sources: item.plan.sources.map((s) => s.sha256), steps: item.case.steps.map((s) => [s.kind, s.args]), study: item.case.study ?? null }));
-  const files = await hashFiles(item.case.inputs, hasher);
   h.update(JSON.stringify(files));
   return h.digest('hex');
 }
