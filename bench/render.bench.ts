@@ -28,8 +28,14 @@ function volumes(): { ct: Volume; label: Volume } {
   }
   const base = { dims, spacing: [1, 1, 2.5] as Vec3, origin: [0, 0, 0] as Vec3, direction: IDENTITY, timeStepMs: 1, timeOriginMs: 0, componentType: 'int16' };
   return {
-    ct: { ...base, frames: [ct], range: [-1000, 900], isLabel: false },
-    label: { ...base, frames: [label], range: [0, 1], isLabel: true, componentType: 'uint8' },
+    ct: { ...base, frames: [ct], range: [-1000, 900] },
+    label: {
+      ...base,
+      frames: [label],
+      range: [0, 1],
+      componentType: 'uint16',
+      segmentation: { groups: [{ name: '', labels: [{ value: 1, name: 'tumour', color: [1, 0.3, 0.2], opacity: 1, visible: true, locked: true, extra: {} }], extra: {}, frames: [label] }], unlabeledLock: false },
+    },
   };
 }
 

@@ -9,12 +9,6 @@ export type PropertyScope = 'node' | 'data';
 export const isReserved = (key: string): boolean => key.startsWith('restapi.');
 
 /**
- * Colour of label 1 for new label images, so a segmentation shows as a coloured overlay.
- * Red-ish like the first entry of MITK's multi-label lookup table.
- */
-const LABEL_COLOR: [number, number, number] = [1, 0, 0];
-
-/**
  * The scene's data storage: nodes in creation order, their hierarchy, data and properties.
  * Mutations bump a global modified time, like ITK's, so `timestamp` only ever grows.
  */
@@ -49,8 +43,8 @@ export class DataStore implements DataStoreView {
   }
 
   /**
-   * Adds a node with MITK's default properties: name, visible, opacity 1.0, layer in creation
-   * order, and a colour when the data is a label image. The parent must exist.
+   * Adds a node with MITK's default properties: name, visible, opacity 1.0 and layer in creation
+   * order. A segmentation gets no node colour: its labels carry their own. The parent must exist.
    */
   create(options: { name?: string; parentUid?: string | null; volume?: Volume | null }): SimNode {
     if (options.parentUid) this.require(options.parentUid);
@@ -80,7 +74,6 @@ export class DataStore implements DataStoreView {
   setVolume(node: SimNode, volume: Volume): void {
     node.volume = volume;
     node.dataProperties = new Map();
-    if (volume.isLabel && !node.properties.has('color')) node.properties.set('color', { type: 'ColorProperty', value: [...LABEL_COLOR] });
     this.touch(node);
   }
 

@@ -1,7 +1,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeImageBytes, type WritableFormat } from './io/write-image.js';
-import { cohortStudy, ctPhantom, ctTissues, LABEL_NAMES, labelPhantom, mrPhantom, nominalStudy, perfusionPhantom, type StudyParams } from './phantom.js';
+import { cohortStudy, ctPhantom, ctTissues, labelPhantom, mrPhantom, nominalStudy, perfusionPhantom, type StudyParams } from './phantom.js';
 import type { Volume } from './volume.js';
 
 /** The files of one study, in the order they are written. Nothing else is ever written into a study. */
@@ -67,7 +67,7 @@ async function writeStudy(dir: string, params: StudyParams): Promise<string[]> {
   const files: string[] = [];
   for (const [name, volume, format] of outputs) {
     const path = join(dir, name);
-    await writeFile(path, writeImageBytes(volume, format, { labelNames: LABEL_NAMES }));
+    await writeFile(path, writeImageBytes(volume, format));
     files.push(path);
   }
   return files;

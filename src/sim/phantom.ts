@@ -1,5 +1,6 @@
 import { IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
 import { mulberry32 } from './random.js';
+import { segmentationVolume, type Label } from './segmentation.js';
 
 export { mulberry32 };
 
@@ -176,7 +177,7 @@ function paint(tissues: Uint8Array, values: readonly number[], noise: readonly n
   return out;
 }
 
-function volumeOf(grid: GridSpec, frames: Float32Array[], componentType: string, isLabel: boolean, timeStepMs = 1): Volume {
+function volumeOf(grid: GridSpec, frames: Float32Array[], componentType: string, timeStepMs = 1): Volume {
   let min = Infinity;
   let max = -Infinity;
   for (const frame of frames) {
@@ -185,7 +186,7 @@ function volumeOf(grid: GridSpec, frames: Float32Array[], componentType: string,
       if (v > max) max = v;
     }
   }
-  return { ...grid, dims: [...grid.dims], frames, timeStepMs, timeOriginMs: 0, componentType, range: [min, max], isLabel };
+  return { ...grid, dims: [...grid.dims], frames, timeStepMs, timeOriginMs: 0, componentType, range: [min, max] };
 }
 
 /** Tissue codes on the CT grid, shared by the CT and its label image. */
@@ -195,20 +196,30 @@ export function ctTissues(p: StudyParams): Uint8Array {
 
 export function ctPhantom(p: StudyParams, tissues = ctTissues(p)): Volume {
   const hu = [-1000, p.bodyHu, 700, p.bodyHu + 20, p.tumourHu, 1000];
-  return volumeOf(CT_GRID, [paint(tissues, hu, [0, 12, 12, 12, 12, 12], p.noiseSeed)], 'int16', false);
+  return volumeOf(CT_GRID, [paint(tissues, hu, [0, 12, 12, 12, 12, 12], p.noiseSeed)], 'int16');
 }
 
-/** Label image on the CT grid: 1 = tumour, 2 = organ. */
+/**
+ * The study's labels. Fully opaque, so a node's opacity alone sets how strongly they show; the
+ * tumour in the orange-red the example playbooks were written for.
+ */
+export const PHANTOM_LABELS: readonly Label[] = [
+  { value: 1, name: 'tumour', color: [1, 0.3, 0.2], opacity: 1, visible: true, locked: true, extra: {} },
+  { value: 2, name: 'organ', color: [0.2, 1, 0.2], opacity: 1, visible: true, locked: true, extra: {} },
+];
+
+/** A MITK segmentation on the CT grid, one label group: 1 = tumour, 2 = organ. */
 export function labelPhantom(p: StudyParams, tissues = ctTissues(p)): Volume {
-  return volumeOf(CT_GRID, [paint(tissues, [0, 0, 0, 2, 1, 0], [0, 0, 0, 0, 0, 0], 0)], 'uint8', true);
+  const frame = paint(tissues, [0, 0, 0, 2, 1, 0], [0, 0, 0, 0, 0, 0], 0);
+  const labels = PHANTOM_LABELS.map((l) => ({ ...l, color: [...l.color] as Label['color'], extra: {} }));
+  const grid = { ...CT_GRID, dims: [...CT_GRID.dims] as Vec3, timeStepMs: 1, timeOriginMs: 0 };
+  return segmentationVolume(grid, { groups: [{ name: 'phantom', labels, extra: {}, frames: [frame] }], unlabeledLock: false });
 }
-
-export const LABEL_NAMES: Record<number, string> = { 1: 'tumour', 2: 'organ' };
 
 export function mrPhantom(p: StudyParams): Volume {
   const scale = p.bodyHu / 40;
   const level = [0, 600 * scale, 150, 450 * scale, 1150, 900];
-  return volumeOf(MR_GRID, [paint(tissueGrid(MR_GRID, p), level, [0, 30, 30, 30, 30, 30], p.noiseSeed + 1)], 'int16', false);
+  return volumeOf(MR_GRID, [paint(tissueGrid(MR_GRID, p), level, [0, 30, 30, 30, 30, 30], p.noiseSeed + 1)], 'int16');
 }
 
 /** Gamma-variate bolus curve, 1 at its peak (1.5 s after the first step). */
@@ -226,5 +237,5 @@ export function perfusionPhantom(p: StudyParams): Volume {
     const levels = [0, 100, 60, 100 + 80 * bolus(seconds, 0.5), 100 + p.perfusionPeak * bolus(seconds), 40];
     frames.push(paint(tissues, levels, [0, 6, 6, 6, 6, 6], p.noiseSeed + 3 + s));
   }
-  return volumeOf(PERFUSION_GRID, frames, 'int16', false, PERFUSION_STEP_MS);
+  return volumeOf(PERFUSION_GRID, frames, 'int16', PERFUSION_STEP_MS);
 }

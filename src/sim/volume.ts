@@ -4,6 +4,8 @@
  * World coordinates are millimetres in LPS, as in ITK and MITK. The index-to-world transform
  * maps voxel centres: world = origin + direction * (spacing ⊙ index).
  */
+import type { Segmentation } from './segmentation.js';
+
 export type Vec3 = [number, number, number];
 
 /** Row-major 3x3 matrix; column j is the world direction of index axis j. */
@@ -18,7 +20,7 @@ export interface Volume {
   /** World position of the centre of voxel (0, 0, 0). */
   origin: Vec3;
   direction: Mat3;
-  /** One frame per time step, x fastest, then y, then z. */
+  /** One frame per time step, x fastest, then y, then z; a segmentation's first label group. */
   frames: Float32Array[];
   /** Duration of one time step in ms and the time point of step 0. */
   timeStepMs: number;
@@ -27,8 +29,11 @@ export interface Volume {
   componentType: string;
   /** Minimum and maximum over all frames. */
   range: [number, number];
-  /** A label image (segmentation) is drawn as coloured regions rather than grey values. */
-  isLabel: boolean;
+  /**
+   * Present when the file is a MITK multi-label segmentation (its header says so); such data
+   * is drawn label by label in the labels' colours. Any other image is drawn in grey values.
+   */
+  segmentation?: Segmentation;
 }
 
 export function voxelCount(v: Volume): number {

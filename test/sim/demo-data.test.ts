@@ -29,7 +29,7 @@ test('one study: CT, its NIfTI twin, label, MR and 4D perfusion with the documen
     // The bounds a real workbench reported for this grid.
     assert.deepEqual(worldBounds(ct), { min: [-0.5, -0.5, -1.25], max: [95.5, 95.5, 78.75] });
     assert.equal(ct.componentType, 'int16');
-    assert.equal(ct.isLabel, false);
+    assert.equal(ct.segmentation, undefined);
     assert.equal(ct.range[0], -1000);
     assert.ok(new Set(ct.frames[0]).size > 20, 'noise makes it more than a few-valued image');
 
@@ -44,8 +44,18 @@ test('one study: CT, its NIfTI twin, label, MR and 4D perfusion with the documen
     assert.ok(valueAt(ct, [44, 31, 40]) < 100, 'no spine anteriorly');
 
     const label = await readImageFile(join(dir, 'tumour-label.nrrd'));
-    assert.equal(label.isLabel, true);
-    assert.equal(label.componentType, 'uint8');
+    const groups = label.segmentation?.groups ?? [];
+    assert.deepEqual(
+      groups.map((g) => g.labels.map((l) => [l.value, l.name])),
+      [
+        [
+          [1, 'tumour'],
+          [2, 'organ'],
+        ],
+      ],
+      'a MITK segmentation of one group',
+    );
+    assert.equal(label.componentType, 'uint16');
     assertGeometry(label, ct);
     assert.deepEqual(new Set(label.frames[0]), new Set([0, 1, 2]));
     const [tx, ty, tz] = [result.studies[0]!.tumour_x, result.studies[0]!.tumour_y, result.studies[0]!.tumour_z];

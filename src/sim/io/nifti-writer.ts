@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { Mat3, Vec3, Volume } from '../volume.js';
 import { rasToLps } from './image-geometry.js';
-import { NIFTI_DATATYPES, NIFTI_INTENT_LABEL } from './nifti.js';
+import { NIFTI_DATATYPES } from './nifti.js';
 import { bytesPerSample, encodeFrames, type ScalarType } from './scalar-types.js';
 import { writableType, type WriteOptions } from './write-options.js';
 
@@ -33,7 +33,6 @@ export function writeNifti(volume: Volume, compress: boolean, options: WriteOpti
   view.setInt32(0, HEADER_BYTES, true);
   const dims = [steps > 1 ? 4 : 3, ...volume.dims, steps, 1, 1, 1];
   dims.forEach((d, i) => view.setInt16(40 + 2 * i, d, true));
-  view.setInt16(68, volume.isLabel ? NIFTI_INTENT_LABEL : 0, true);
   view.setInt16(70, DATATYPE_CODES[type], true);
   view.setInt16(72, bytesPerSample(type) * 8, true);
   const pixdim = [ras.qfac, ...volume.spacing, steps > 1 ? volume.timeStepMs : 0, 0, 0, 0];

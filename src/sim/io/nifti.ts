@@ -6,8 +6,6 @@ import { decodeFrames, type ScalarType } from './scalar-types.js';
 import { buildVolume, checkDataLength, checkGridSize, type Grid } from './volume-builder.js';
 
 const WHERE = 'NIfTI header';
-/** NIFTI_INTENT_LABEL: the values are indices into a set of labels. */
-export const NIFTI_INTENT_LABEL = 1002;
 
 export const NIFTI_DATATYPES: Record<number, ScalarType> = {
   2: 'uint8',
@@ -97,7 +95,6 @@ export function readNifti(bytes: Uint8Array): Volume {
     frames,
     timeStepMs,
     timeOriginMs: toffset,
-    ...(hdr.intent_code === NIFTI_INTENT_LABEL ? { labelFlag: true } : {}),
   });
 }
 

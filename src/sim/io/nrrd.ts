@@ -2,12 +2,11 @@ import type { Vec3, Volume } from '../volume.js';
 import { gunzip } from './compression.js';
 import { geometryFromAxes, positiveInteger, type ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';
+import { assembleSegmentation, readMultilabelHeader, type MultilabelHeader } from './multilabel.js';
 import { fieldList, parseNrrdHeader, parseVectors, type NrrdHeader } from './nrrd-header.js';
 import { decodeFrames, decodeTextFrames, type ScalarType } from './scalar-types.js';
-import { buildVolume, checkDataLength, checkGridSize, dataByteLength, type Grid } from './volume-builder.js';
+import { buildVolume, checkDataLength, checkGridSize, dataByteLength, valueRange, type Grid } from './volume-builder.js';
 
-/** NRRD `modality` value with which MITK marks a multilabel segmentation. */
-export const MITK_MULTILABEL_MODALITY = 'org.mitk.multilabel.segmentation';
 /** Keys MITK writes for a time geometry: its kind and the time bounds of every step, in ms. */
 export const MITK_TIMEGEOMETRY_TYPE = 'org_mitk_timegeometry_type';
 export const MITK_TIMEGEOMETRY_TIMEPOINTS = 'org_mitk_timegeometry_timepoints';
@@ -60,7 +59,8 @@ export interface NrrdLayout {
   dataFile?: string;
   lineSkip: number;
   byteSkip: number;
-  labelFlag?: boolean;
+  /** Present when the header marks a MITK multi-label segmentation. */
+  multilabel?: MultilabelHeader;
   header: NrrdHeader;
 }
 
@@ -72,15 +72,20 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
   const typeName = required('type').toLowerCase();
   const type = TYPE_ALIASES[typeName] ?? unreadable(`${WHERE}: type '${typeName}' is not supported (use an integer or floating-point scalar type)`);
   const dimension = positiveInteger(required('dimension'), `${WHERE}: 'dimension'`);
-  if (dimension < 2 || dimension > 4) unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
+  if (dimension < 2 || dimension > 5) unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
   if (!f.has('sizes')) unreadable(`${WHERE}: missing 'sizes' field`);
   const sizes = fieldList(header, 'sizes', dimension)!.map((s, i) => positiveInteger(s, `${WHERE}: 'sizes' entry ${i}`));
   const kinds = fieldList(header, 'kinds', dimension)?.map((k) => k.toLowerCase());
+  const multilabel = readMultilabelHeader(header.keyValues);
 
-  // The time axis is the 4th, or the last one when `kinds` calls it time (2D+time).
-  const timeAxis = dimension === 4 || kinds?.[dimension - 1] === 'time' ? dimension - 1 : -1;
-  const spatialAxes = sizes.map((_, i) => i).filter((i) => i !== timeAxis);
-  if (spatialAxes.length > 3) unreadable(`${WHERE}: more than three spatial axes`);
+  // A segmentation's label groups lie along a first axis of a non-domain kind (`vector`), as
+  // MITK writes a segmentation of several groups; any other image must be scalar.
+  const groupAxis = multilabel !== undefined && kinds?.[0] !== undefined && !DOMAIN_KINDS.has(kinds[0]) ? 0 : -1;
+  const domainAxes = dimension - (groupAxis >= 0 ? 1 : 0);
+  if (domainAxes < 2 || domainAxes > 4) unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
+  // The time axis is the 4th domain axis, or the last one when `kinds` calls it time (2D+time).
+  const timeAxis = domainAxes === 4 || kinds?.[dimension - 1] === 'time' ? dimension - 1 : -1;
+  const spatialAxes = sizes.map((_, i) => i).filter((i) => i !== timeAxis && i !== groupAxis);
   spatialAxes.forEach((axis) => {
     const kind = kinds?.[axis];
     if (kind !== undefined && !DOMAIN_KINDS.has(kind) && sizes[axis]! > 1) {
@@ -89,7 +94,7 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
   });
   const dims: Vec3 = [1, 1, 1];
   spatialAxes.forEach((axis, j) => (dims[j] = sizes[axis]!));
-  const grid: Grid = { dims, timeSteps: timeAxis >= 0 ? sizes[timeAxis]! : 1, type };
+  const grid: Grid = { dims, timeSteps: timeAxis >= 0 ? sizes[timeAxis]! : 1, type, ...(groupAxis >= 0 ? { components: sizes[groupAxis]! } : {}) };
   checkGridSize(grid, WHERE);
 
   const { geometry, timeStep, timeOrigin } = readGeometry(header, dimension, spatialAxes, timeAxis);
@@ -122,7 +127,7 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
     ...(dataFile === undefined ? {} : { dataFile }),
     lineSkip,
     byteSkip,
-    ...(header.keyValues.get('modality') === MITK_MULTILABEL_MODALITY ? { labelFlag: true } : {}),
+    ...(multilabel === undefined ? {} : { multilabel }),
     header,
   };
 }
@@ -205,15 +210,21 @@ export function readNrrdData(layout: NrrdLayout, source: Uint8Array, start: numb
   }
   const { grid } = layout;
   const voxels = grid.dims[0] * grid.dims[1] * grid.dims[2];
+  const samples = voxels * (grid.components ?? 1);
   let frames: Float32Array[];
   if (layout.encoding === 'text') {
-    frames = decodeTextFrames(new TextDecoder().decode(source.subarray(at)), voxels, grid.timeSteps, what);
+    frames = decodeTextFrames(new TextDecoder().decode(source.subarray(at)), samples, grid.timeSteps, what);
   } else {
     const data = layout.encoding === 'gzip' ? gunzip(source.subarray(at), what) : source.subarray(at);
     const needed = dataByteLength(grid);
     const offset = layout.byteSkip === -1 ? data.length - needed : layout.byteSkip;
     checkDataLength(data.length - offset, grid, what);
-    frames = decodeFrames(data, offset, grid.type, layout.littleEndian, voxels, grid.timeSteps);
+    frames = decodeFrames(data, offset, grid.type, layout.littleEndian, samples, grid.timeSteps);
   }
-  return buildVolume({ ...layout, frames, ...(layout.labelFlag === undefined ? {} : { labelFlag: layout.labelFlag }) });
+  if (layout.multilabel === undefined) return buildVolume({ ...layout, frames });
+  const segmentation = assembleSegmentation(layout.multilabel, frames, grid.components ?? 1, voxels);
+  // MITK holds every group as unsigned short label values, whatever type the file stored.
+  const groupFrames = segmentation.groups[0]!.frames;
+  const volume = buildVolume({ ...layout, grid: { dims: grid.dims, timeSteps: grid.timeSteps, type: 'uint16' }, frames: groupFrames });
+  return { ...volume, range: valueRange(segmentation.groups.flatMap((g) => g.frames)), segmentation };
 }

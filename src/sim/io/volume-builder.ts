@@ -1,22 +1,20 @@
 import type { Mat3, Vec3, Volume } from '../volume.js';
 import type { ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';
-import { bytesPerSample, describeGrid, isIntegerType, type ScalarType } from './scalar-types.js';
-
-/** The most distinct values, and the largest value, an unflagged integer image may have to count as a label image. */
-export const LABEL_MAX_DISTINCT = 64;
-export const LABEL_MAX_VALUE = 255;
+import { bytesPerSample, describeGrid, type ScalarType } from './scalar-types.js';
 
 /** Voxel grid of a file: spatial dims (a 2D image has dims[2] = 1), time steps and sample type. */
 export interface Grid {
   dims: Vec3;
   timeSteps: number;
   type: ScalarType;
+  /** Samples per voxel, stored interleaved: a segmentation's label groups. 1 when absent. */
+  components?: number;
 }
 
 /** Refuses grids whose voxel count cannot be held in memory, before anything is allocated. */
 export function checkGridSize(grid: Grid, where: string): void {
-  const voxels = grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps;
+  const voxels = grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps * (grid.components ?? 1);
   // A Float32Array frame is capped near 2^31 elements; far smaller images already fill memory.
   if (!Number.isSafeInteger(voxels) || voxels > 2 ** 30) {
     unreadable(`${where}: the image has ${voxels} voxels, more than this reader handles`);
@@ -25,14 +23,15 @@ export function checkGridSize(grid: Grid, where: string): void {
 
 /** Bytes the data section of `grid` takes. */
 export function dataByteLength(grid: Grid): number {
-  return grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps * bytesPerSample(grid.type);
+  return grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps * (grid.components ?? 1) * bytesPerSample(grid.type);
 }
 
 /** Fails unless `available` bytes hold the whole grid, saying how much is there and how much is needed. */
 export function checkDataLength(available: number, grid: Grid, where: string): void {
   const needed = dataByteLength(grid);
   if (available < needed) {
-    const shape = grid.timeSteps > 1 ? [...grid.dims, grid.timeSteps] : grid.dims[2] > 1 ? grid.dims : grid.dims.slice(0, 2);
+    const spatial = grid.timeSteps > 1 ? [...grid.dims, grid.timeSteps] : grid.dims[2] > 1 ? grid.dims : grid.dims.slice(0, 2);
+    const shape = grid.components === undefined ? spatial : [grid.components, ...spatial];
     unreadable(`${where}: data is ${Math.max(0, available)} bytes, header needs ${needed} (${describeGrid(shape, grid.type)})`);
   }
 }
@@ -43,8 +42,6 @@ export interface VolumeParts {
   frames: Float32Array[];
   timeStepMs: number;
   timeOriginMs: number;
-  /** What the file says: true (flagged as a segmentation), or undefined to let the heuristic decide. */
-  labelFlag?: boolean;
 }
 
 export function buildVolume(parts: VolumeParts): Volume {
@@ -60,7 +57,6 @@ export function buildVolume(parts: VolumeParts): Volume {
     timeOriginMs: parts.timeOriginMs,
     componentType: parts.grid.type,
     range,
-    isLabel: parts.labelFlag ?? looksLikeLabelImage(parts.frames, parts.grid.type, range),
   };
 }
 
@@ -76,28 +72,4 @@ export function valueRange(frames: readonly Float32Array[]): [number, number] {
     }
   }
   return min <= max ? [min, max] : [0, 0];
-}
-
-/**
- * Files that do not flag a segmentation may still be one: an integer image whose values are
- * non-negative whole numbers up to 255 with at most 64 distinct values reads as a label image
- * (masks, atlases and label maps saved without MITK's marker), while a grey-value image of the
- * same type has a wider or denser spread of values.
- */
-export function looksLikeLabelImage(frames: readonly Float32Array[], type: string, range: [number, number]): boolean {
-  if (!isIntegerType(type) || range[0] < 0 || range[1] > LABEL_MAX_VALUE) return false;
-  const seen = new Uint8Array(LABEL_MAX_VALUE + 1);
-  let distinct = 0;
-  for (const frame of frames) {
-    for (let i = 0; i < frame.length; i++) {
-      const v = frame[i]!;
-      // Scaled integer data (NIfTI slope/intercept) can carry fractions: not labels.
-      if (!Number.isInteger(v)) return false;
-      if (seen[v] === 0) {
-        seen[v] = 1;
-        if (++distinct > LABEL_MAX_DISTINCT) return false;
-      }
-    }
-  }
-  return true;
 }

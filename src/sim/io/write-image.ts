@@ -9,8 +9,16 @@ export type { WriteOptions } from './write-options.js';
 /** Formats a volume can be written in; NRRD is what the workbench serves for downloads. */
 export type WritableFormat = 'nrrd' | 'nii' | 'nii.gz' | 'mha';
 
-/** Serialises a volume: NRRD (gzip, LPS, MITK's multilabel keys for labels), NIfTI-1 (optionally gzipped) or MetaImage. */
+/**
+ * Serialises a volume: NRRD (gzip, LPS, a segmentation as MITK writes it), NIfTI-1 (optionally
+ * gzipped) or MetaImage. The last two have no room for label groups: a segmentation of one
+ * group is written as its plain label image, one of several groups cannot be written.
+ */
 export function writeImageBytes(volume: Volume, format: WritableFormat, options: WriteOptions = {}): Uint8Array {
+  const groups = volume.segmentation?.groups.length ?? 0;
+  if (format !== 'nrrd' && groups > 1) {
+    throw new Error(`a segmentation of ${groups} label groups can only be written as NRRD, not as .${format}`);
+  }
   switch (format) {
     case 'nrrd':
       return writeNrrd(volume, options);

@@ -2,8 +2,6 @@ import type { Volume } from '../volume.js';
 import type { ScalarType } from './scalar-types.js';
 
 export interface WriteOptions {
-  /** Names of label values, written into a label image's metadata where the format has room. */
-  labelNames?: Record<number, string>;
   /** zlib level for gzip output (1 fast ... 9 small); 6 by default. */
   gzipLevel?: number;
 }

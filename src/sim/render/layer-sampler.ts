@@ -1,6 +1,6 @@
+import { labelsByValue, type Segmentation } from '../segmentation.js';
 import type { Vec3, Volume } from '../volume.js';
 import type { RenderLayer, Rgb } from './types.js';
-import { labelColor, PALETTE_SIZE } from './palette.js';
 
 /**
  * A layer ready to be sampled: everything that does not change from pixel to pixel is worked
@@ -9,43 +9,63 @@ import { labelColor, PALETTE_SIZE } from './palette.js';
 export interface PreparedLayer {
   volume: Volume;
   frame: Float32Array;
+  /** The node's opacity; a label layer's alphas already include it. */
   opacity: number;
-  isLabel: boolean;
   /** Grey mapping: grey = clamp((v - low) * scale, 0, 1). */
   low: number;
   scale: number;
   tint: Rgb;
-  /** Label colours: slot 1 for label 1, slot 2 + m for every value v >= 2 with (v - 2) % PALETTE_SIZE = m. */
-  labelRgb: Float32Array;
+  /**
+   * A segmentation group's colours: r, g, b, alpha per label value (value · 4), alpha being the
+   * label's opacity times the node's, 0 for hidden labels and values without a label. Null for
+   * a grey image.
+   */
+  labels: Float32Array | null;
   /** Row-major inverse direction scaled by 1/spacing: index = inv · (world − origin). */
   inv: Float64Array;
 }
 
-export function prepareLayer(layer: RenderLayer): PreparedLayer {
+/**
+ * The layers one node draws: one for an image; one per label group for a segmentation, in
+ * group order, so later groups lie over earlier ones as MITK stacks them.
+ */
+export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   const v = layer.volume;
-  const frame = v.frames[Math.min(Math.max(layer.timeStep, 0), v.frames.length - 1)] ?? new Float32Array(0);
-  const window = Math.max(layer.levelWindow.window, 1e-9);
+  const step = (frames: readonly Float32Array[]): Float32Array => frames[Math.min(Math.max(layer.timeStep, 0), frames.length - 1)] ?? new Float32Array(0);
   const d = v.direction;
   const inv = new Float64Array(9);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
-  const labelRgb = new Float32Array((2 + PALETTE_SIZE) * 3);
-  labelRgb.set(layer.color ?? labelColor(1), 3);
-  for (let m = 0; m < PALETTE_SIZE; m++) labelRgb.set(labelColor(m + 2), (2 + m) * 3);
   // A frame shorter than its dimensions say would be read past its end; such a layer (or a
   // NaN opacity) is left out rather than drawn with garbage.
-  const complete = frame.length >= v.dims[0] * v.dims[1] * v.dims[2];
-  const opacity = complete && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
-  return {
-    volume: v,
-    frame,
-    opacity,
-    isLabel: v.isLabel,
-    low: layer.levelWindow.level - window / 2,
-    scale: 1 / window,
-    tint: layer.color ?? [1, 1, 1],
-    labelRgb,
-    inv,
-  };
+  const opacityOf = (frame: Float32Array): number => (frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0);
+  const window = Math.max(layer.levelWindow.window, 1e-9);
+  const base = { volume: v, low: layer.levelWindow.level - window / 2, scale: 1 / window, tint: layer.color ?? ([1, 1, 1] as Rgb), inv };
+  const segmentation = v.segmentation;
+  if (!segmentation) {
+    const frame = step(v.frames);
+    return [{ ...base, frame, opacity: opacityOf(frame), labels: null }];
+  }
+  const labels = labelTable(segmentation, Math.min(Math.max(layer.opacity, 0), 1));
+  return segmentation.groups.map((group) => {
+    const frame = step(group.frames);
+    return { ...base, frame, opacity: opacityOf(frame), labels };
+  });
+}
+
+const tables = new WeakMap<Segmentation, { opacity: number; table: Float32Array }>();
+
+/** The colour table of a segmentation at a node opacity; kept while the segmentation lives, as MITK keeps its lookup table. */
+function labelTable(segmentation: Segmentation, opacity: number): Float32Array {
+  const cached = tables.get(segmentation);
+  if (cached?.opacity === opacity) return cached.table;
+  const labels = labelsByValue(segmentation);
+  const table = new Float32Array((Math.max(0, ...labels.keys()) + 1) * 4);
+  for (const [value, label] of labels) {
+    const alpha = label.visible ? Math.min(Math.max(label.opacity, 0), 1) * opacity : 0;
+    table.set([label.color[0], label.color[1], label.color[2], Number.isFinite(alpha) ? alpha : 0], value * 4);
+  }
+  tables.set(segmentation, { opacity, table });
+  return table;
 }
 
 /** Continuous index of a world point. */
@@ -131,9 +151,7 @@ export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, 
 function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: number, stride: number, rgb: Float32Array, o: number, count: number): void {
   const frame = l.frame;
   const a = l.opacity;
-  const keep = 1 - a;
-  const label = l.isLabel;
-  const table = l.labelRgb;
+  const table = l.labels;
   const low = l.low;
   const scale = l.scale;
   const [t0, t1, t2] = l.tint;
@@ -152,9 +170,12 @@ function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: 
     let c0: number;
     let c1: number;
     let c2: number;
-    if (label) {
-      const value = Math.round(v);
-      if (!(value > 0)) {
+    let keep: number;
+    if (table !== null) {
+      // Label values are whole numbers; 0 and values without a visible label leave what is below.
+      const t = v * 4;
+      const alpha = t > 0 && t < table.length ? table[t + 3]! : 0;
+      if (!(alpha > 0)) {
         do {
           c++;
           o += 3;
@@ -162,13 +183,14 @@ function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: 
         } while (c < count && f >= lo && f < hi);
         continue;
       }
-      const t = (value === 1 ? 1 : 2 + ((value - 2) % PALETTE_SIZE)) * 3;
-      c0 = table[t]! * a;
-      c1 = table[t + 1]! * a;
-      c2 = table[t + 2]! * a;
+      keep = 1 - alpha;
+      c0 = table[t]! * alpha;
+      c1 = table[t + 1]! * alpha;
+      c2 = table[t + 2]! * alpha;
     } else {
       let g = (v - low) * scale;
       g = g < 0 ? 0 : g > 1 ? 1 : g;
+      keep = 1 - a;
       c0 = g * t0 * a;
       c1 = g * t1 * a;
       c2 = g * t2 * a;

@@ -26,10 +26,11 @@ export interface RenderLayer {
   volume: Volume;
   /** Time step of this volume at the global time; clamped by the caller. */
   timeStep: number;
-  /** 0..1 */
+  /** 0..1; a segmentation's labels are drawn at their own opacity times this. */
   opacity: number;
-  /** Tint of a grey image or colour of label 1 of a label image; 0..1 per channel. */
+  /** Tint of a grey image, 0..1 per channel; a segmentation's labels keep their own colours, as in MITK. */
   color: Rgb | null;
+  /** Grey mapping of an image; not used by a segmentation. */
   levelWindow: { level: number; window: number };
   /** Stack order; higher is drawn on top. Layers arrive sorted ascending. */
   layer: number;

@@ -1,6 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
-import { blendSpan, prepareLayer, toIndex, toIndexDelta } from './layer-sampler.js';
+import { blendSpan, prepareLayers, toIndex, toIndexDelta } from './layer-sampler.js';
 import type { RenderLayer, Rgb, RgbaImage, View2D } from './types.js';
 import { fillRgb, packRgb } from './pixels.js';
 
@@ -29,7 +29,7 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[]): Rgba
   const dy = project(scale(f.up, -s));
 
   const walks = layers
-    .map(prepareLayer)
+    .flatMap(prepareLayers)
     .filter((l) => l.opacity > 0)
     .map((l) => ({ l, i0: toIndex(l, p0), ix: toIndexDelta(l, dx), iy: toIndexDelta(l, dy) }));
   const lines = view.crosshair.map((line) => planeLine(W, p0, dx, dy, line));

@@ -1,6 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
-import { blendPoint, prepareLayer, type PreparedLayer } from './layer-sampler.js';
+import { blendPoint, prepareLayers, type PreparedLayer } from './layer-sampler.js';
 import { toRgba } from './pixels.js';
 import type { RenderLayer, RgbaImage, View3D } from './types.js';
 
@@ -39,7 +39,7 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
   const bounds = view.bounds;
   if (!bounds || view.planes.length === 0) return toRgba(W, H, rgb);
 
-  const prepared: PreparedLayer[] = layers.map(prepareLayer).filter((l) => l.opacity > 0);
+  const prepared: PreparedLayer[] = layers.flatMap(prepareLayers).filter((l) => l.opacity > 0);
   const f = cameraFrame(view.camera);
   const [o0, o1, o2] = view.camera.position;
   const angle = view.camera.perspective_angle;

@@ -17,10 +17,10 @@ export interface NodeJson {
 
 const NODE_KEYS: ReadonlyArray<keyof NodeJson> = ['uid', 'name', 'path', 'parent_uid', 'data_type', 'children_count', 'timestamp'];
 
-/** Unqualified MITK class of the node's data; label images are MITK's multi-label segmentations. */
+/** Unqualified MITK class of the node's data: a segmentation only when its file said so. */
 export function dataType(node: SimNode): string | null {
   if (!node.volume) return null;
-  return node.volume.isLabel ? 'MultiLabelSegmentation' : 'Image';
+  return node.volume.segmentation ? 'MultiLabelSegmentation' : 'Image';
 }
 
 /** Older MITK releases call a segmentation a LabelSetImage; a filter may use either name. */

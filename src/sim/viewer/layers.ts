@@ -1,4 +1,5 @@
 import type { DataStoreView, PropertyValue, SimNode } from '../datastore-types.js';
+import { autoLevelWindow } from '../level-window.js';
 import type { RenderLayer, Rgb } from '../render/types.js';
 import type { TimeNavigation } from './time.js';
 
@@ -39,7 +40,7 @@ export function isVisible(store: DataStoreView, node: SimNode, contexts: readonl
 
 /**
  * The layers one window draws: nodes with data that are visible in it, with their opacity,
- * colour and level window (by default the data's full range), sorted by layer, ties in
+ * colour and level window (by default the one MITK gives a new image), sorted by layer, ties in
  * creation order.
  */
 export function layersFor(store: DataStoreView, contexts: readonly string[], time: TimeNavigation): RenderLayer[] {
@@ -47,14 +48,13 @@ export function layersFor(store: DataStoreView, contexts: readonly string[], tim
   store.nodes().forEach((node, order) => {
     const volume = node.volume;
     if (!volume || volume.frames.length === 0 || !isVisible(store, node, contexts)) return;
-    const [lo, hi] = volume.range;
     out.push({
       uid: node.uid,
       volume,
       timeStep: time.frameOf(volume),
       opacity: Math.min(1, Math.max(0, numberOf(windowProperty(store, node, 'opacity', contexts)) ?? 1)),
       color: colorOf(windowProperty(store, node, 'color', contexts)),
-      levelWindow: levelWindowOf(windowProperty(store, node, 'levelwindow', contexts)) ?? { level: (lo + hi) / 2, window: Math.max(hi - lo, 1) },
+      levelWindow: levelWindowOf(windowProperty(store, node, 'levelwindow', contexts)) ?? autoLevelWindow(volume),
       layer: numberOf(windowProperty(store, node, 'layer', contexts)) ?? 0,
       order,
     });

@@ -96,7 +96,6 @@ export function sampleVolume(over: Partial<Volume> = {}): Volume {
     timeOriginMs: 0,
     componentType: 'int16',
     range: [min, max],
-    isLabel: false,
     ...over,
   };
 }

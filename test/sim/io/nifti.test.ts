@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { readImageBytes } from '../../../src/sim/io/read-image.js';
 import { writeImageBytes } from '../../../src/sim/io/write-image.js';
+import { LABEL_DEFAULTS, segmentationVolume } from '../../../src/sim/segmentation.js';
 import type { Mat3 } from '../../../src/sim/volume.js';
 import { assertGeometry, assertReadError, close, encode, sampleVolume } from './fixtures.js';
 import { niftiBytes } from './nifti-fixture.js';
@@ -103,13 +104,28 @@ test('scl_slope and scl_inter are applied; slope 0 means unscaled', () => {
   assert.deepEqual([...raw.frames[0]!], [0, 1, 2, 3, 4, 5]);
 });
 
-test('intent_code NIFTI_INTENT_LABEL marks a label image, and the writer sets it', () => {
-  const values = Array.from({ length: 24 }, (_, i) => i * 10);
-  const labelled = readImageBytes(niftiBytes({ ...INT16, dims: [4, 3, 2], intentCode: 1002 }, encode(values, 'int16', true)), 'nii');
-  assert.equal(labelled.isLabel, true);
-  const written = writeImageBytes(sampleVolume({ componentType: 'uint8', isLabel: true, frames: [new Float32Array(60).fill(300)] }), 'nii');
-  assert.equal(new DataView(written.buffer).getInt16(68, true), 1002);
-  assert.equal(readImageBytes(written, 'nii').isLabel, true);
+test('a NIfTI is an image whatever its intent code, NIFTI_INTENT_LABEL included', () => {
+  const mask = [0, 0, 1, 2, 0, 1, 0, 0, 2, 1, 0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 1, 0, 0, 2];
+  for (const intentCode of [0, 1002, 1007]) {
+    const read = readImageBytes(niftiBytes({ ...INT16, dims: [4, 3, 2], intentCode }, encode(mask, 'int16', true)), 'nii');
+    assert.equal(read.segmentation, undefined, `intent ${intentCode}`);
+    assert.deepEqual([...read.frames[0]!], mask);
+  }
+});
+
+test('a segmentation of one group is written to NIfTI as its plain label image; of several groups, not at all', () => {
+  const frames = [Float32Array.from({ length: 60 }, (_, i) => i % 3)];
+  const labels = [1, 2].map((value) => ({ ...LABEL_DEFAULTS, value, extra: {} }));
+  const grid = sampleVolume();
+  const one = segmentationVolume(grid, { groups: [{ name: '', labels, extra: {}, frames }], unlabeledLock: false });
+  const written = writeImageBytes(one, 'nii');
+  assert.equal(new DataView(written.buffer).getInt16(68, true), 0, 'no intent code');
+  const back = readImageBytes(written, 'nii');
+  assert.equal(back.segmentation, undefined);
+  assert.equal(back.componentType, 'uint16');
+  assert.deepEqual([...back.frames[0]!], [...frames[0]!]);
+  const two = segmentationVolume(grid, { groups: [one.segmentation!.groups[0]!, { name: 'b', labels: [], extra: {}, frames }], unlabeledLock: false });
+  assert.throws(() => writeImageBytes(two, 'nii.gz'), /2 label groups can only be written as NRRD/);
 });
 
 test('gzip NIfTI under nii.gz, gz or nii; gz that is not a gzip NIfTI is refused', () => {

@@ -43,16 +43,6 @@ test('NRRD 3D+time round trip keeps the time step and origin', () => {
   assertGeometry(back, volume);
 });
 
-test('a label volume is written with the multilabel marker and read back as a label', () => {
-  const frames = [Float32Array.from({ length: 60 }, (_, i) => i % 3)];
-  const bytes = writeImageBytes(sampleVolume({ frames, componentType: 'uint8', isLabel: true }), 'nrrd', { labelNames: { 1: 'tumour' } });
-  const header = new TextDecoder().decode(bytes.subarray(0, 1200));
-  assert.match(header, /^modality:=org\.mitk\.multilabel\.segmentation$/m);
-  assert.match(header, /"name":"tumour","value":1/);
-  assert.match(header, /"name":"Label 2","value":2/);
-  assert.equal(readImageBytes(bytes, 'nrrd').isLabel, true);
-});
-
 test('big-endian raw NRRD with type aliases', () => {
   for (const [alias, type] of [['short', 'int16'], ['signed short int', 'int16'], ['int32_t', 'int32'], ['float', 'float32'], ['double', 'float64']] as const) {
     const bytes = nrrd(['type: ' + alias, 'dimension: 3', 'sizes: 4 3 2', 'encoding: raw', 'endian: big'], encode(values24, type, false));

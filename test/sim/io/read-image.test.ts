@@ -3,7 +3,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { extensionFormat, imageFormat, ImageReadError, readImageBytes, readImageFile } from '../../../src/sim/io/read-image.js';
-import { looksLikeLabelImage, valueRange } from '../../../src/sim/io/volume-builder.js';
 import { writeImageBytes } from '../../../src/sim/io/write-image.js';
 import { mulberry32 } from '../../../src/sim/phantom.js';
 import { assertReadError, assertReadRejects, sampleVolume, withTempDir } from './fixtures.js';
@@ -67,23 +66,17 @@ test('truncated and randomly corrupted files give ImageReadError, never another 
   }
 });
 
-test('label heuristic: small non-negative integer images without a flag read as labels', () => {
-  const masks = [new Float32Array([0, 1, 1, 2, 0, 255])];
-  assert.equal(looksLikeLabelImage(masks, 'uint8', valueRange(masks)), true);
-  assert.equal(looksLikeLabelImage(masks, 'int16', valueRange(masks)), true);
-  assert.equal(looksLikeLabelImage(masks, 'float32', valueRange(masks)), false, 'floating point is never a label image');
-  const negative = [new Float32Array([0, 1, -1])];
-  assert.equal(looksLikeLabelImage(negative, 'int16', valueRange(negative)), false);
-  const big = [new Float32Array([0, 1, 256])];
-  assert.equal(looksLikeLabelImage(big, 'uint16', valueRange(big)), false);
-  const sixtyFour = [Float32Array.from({ length: 64 }, (_, i) => i)];
-  assert.equal(looksLikeLabelImage(sixtyFour, 'uint8', valueRange(sixtyFour)), true);
-  const sixtyFive = [Float32Array.from({ length: 65 }, (_, i) => i)];
-  assert.equal(looksLikeLabelImage(sixtyFive, 'uint8', valueRange(sixtyFive)), false);
-  const fractions = [new Float32Array([0, 0.5, 1])];
-  assert.equal(looksLikeLabelImage(fractions, 'int16', valueRange(fractions)), false);
-  // Through a reader: an unflagged uint8 mask written as MetaImage (which has no label flag).
-  const mask = sampleVolume({ componentType: 'uint8', frames: [Float32Array.from({ length: 60 }, (_, i) => (i % 4 === 0 ? 3 : 0))] });
-  assert.equal(readImageBytes(writeImageBytes(mask, 'mha'), 'mha').isLabel, true);
-  assert.equal(readImageBytes(writeImageBytes(sampleVolume(), 'mha'), 'mha').isLabel, false);
+test('no guessing from values: masks, two-valued and few-valued images are images in every format', () => {
+  const shapes = [
+    Float32Array.from({ length: 60 }, (_, i) => (i % 4 === 0 ? 3 : 0)),
+    Float32Array.from({ length: 60 }, (_, i) => (i % 7 === 0 ? 220 : 20)),
+    Float32Array.from({ length: 60 }, (_, i) => i % 2),
+  ];
+  for (const frame of shapes) {
+    for (const format of ['nrrd', 'nii', 'nii.gz', 'mha'] as const) {
+      const read = readImageBytes(writeImageBytes(sampleVolume({ componentType: 'uint8', frames: [frame] }), format), format);
+      assert.equal(read.segmentation, undefined, `${format}: values ${[...new Set(frame)].join(', ')}`);
+      assert.deepEqual([...read.frames[0]!], [...frame]);
+    }
+  }
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { RenderLayer } from '../../../src/sim/render/types.js';
 import type { Volume } from '../../../src/sim/volume.js';
-import { layerOf, makeVolume, px, view2d } from './fixtures.js';
+import { label, layerOf, makeVolume, px, view2d, withGroup } from './fixtures.js';
 
 // Expected bytes are worked out by hand: a channel c in 0..1 becomes Math.round(c * 255).
 const axial = view2d('axial', [7.5, 7.5, 4]);
@@ -36,37 +36,39 @@ test('opacity blends over what is below, and layer order decides what is on top'
   assert.deepEqual(centre([layerOf(constant(1000), { opacity: 0 })]), [0, 0, 0, 255], 'a transparent layer leaves the background');
 });
 
-test('label images: 0 is transparent, each value has its palette colour, label 1 takes the node colour', () => {
-  const labels = makeVolume({ dims: [16, 16, 8], isLabel: true, value: (i) => (i < 6 ? i : 0) });
+test('segmentations: each label in its own colour and opacity; 0, hidden labels and values without a label leave what is below; the node colour does not apply', () => {
+  const labels = [label(1, { color: [1, 0, 0], opacity: 1 }), label(2, { color: [0, 0, 1], opacity: 0.6 }), label(3, { color: [0, 1, 0], opacity: 1, visible: false }), label(65535, { color: [1, 1, 0], opacity: 1 })];
+  const seg = makeVolume({ dims: [16, 16, 8], labels, value: (i) => [0, 1, 2, 3, 4, 65535][i] ?? 0 });
   const grey = layerOf(constant(400)); // 0.4 -> 102
-  const image = renderView(axial, [grey, layerOf(labels)]);
-  // The segmentation colours of the workbench's label sets, in order (label 1 first).
-  const palette = [
-    [255, 51, 51],
-    [51, 255, 51],
-    [51, 102, 255],
-    [255, 217, 51],
-    [204, 51, 255],
-  ];
-  palette.forEach((rgb, n) => assert.deepEqual(px(image, n + 1, 8), [...rgb, 255], `label ${n + 1}`));
-  assert.deepEqual(px(image, 0, 8), [102, 102, 102, 255], 'label 0 shows the grey image below');
-  assert.deepEqual(px(image, 10, 8), [102, 102, 102, 255]);
-  const big = makeVolume({ dims: [16, 16, 8], isLabel: true, value: (i) => [9, 300, 65535][i] ?? 0 });
-  const many = renderView(axial, [layerOf(big, { color: [0, 0, 1] })]);
-  assert.deepEqual(px(many, 0, 8), [...palette[0]!, 255], 'the palette repeats every 8 labels: 9 is coloured as 1, not as the node');
-  assert.deepEqual(px(many, 1, 8), [...palette[3]!, 255], '300 = 8 * 37 + 4: the fourth colour');
-  assert.deepEqual(px(many, 2, 8), [255, 128, 26, 255], '65535 = 8 * 8191 + 7: the seventh colour, (1, 0.5, 0.1)');
-  const tinted = renderView(axial, [layerOf(labels, { color: [0, 0, 1] })]);
-  assert.deepEqual(px(tinted, 1, 8), [0, 0, 255, 255], 'label 1 in the node colour');
-  assert.deepEqual(px(tinted, 2, 8), [51, 255, 51, 255], 'label 2 keeps its palette colour');
+  const image = renderView(axial, [grey, layerOf(seg, { color: [0, 1, 0] })]);
+  assert.deepEqual(px(image, 0, 8), [102, 102, 102, 255], '0 is the unlabelled background');
+  assert.deepEqual(px(image, 1, 8), [255, 0, 0, 255], 'label 1 in its red, not in the node colour');
+  // 60% blue over grey 0.4: 0.4·0.4 = 0.16 and 0.16 + 0.6 = 0.76.
+  assert.deepEqual(px(image, 2, 8), [41, 41, 194, 255], 'label 2 at its own opacity');
+  assert.deepEqual(px(image, 3, 8), [102, 102, 102, 255], 'a hidden label is not drawn');
+  assert.deepEqual(px(image, 4, 8), [102, 102, 102, 255], 'a value no label stands for is not drawn');
+  assert.deepEqual(px(image, 5, 8), [255, 255, 0, 255], 'the largest label value');
 });
 
-test('label colours blend with the opacity over the image below', () => {
-  const labels = makeVolume({ dims: [16, 16, 8], isLabel: true, value: () => 1 });
+test('a label blends at its opacity times the node opacity', () => {
+  const seg = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 0.2, 0.2], opacity: 1 })], value: () => 1 });
   // 60% of (1, 0.2, 0.2) over black.
-  assert.deepEqual(centre([layerOf(labels, { opacity: 0.6 })]), [153, 31, 31, 255]);
+  assert.deepEqual(centre([layerOf(seg, { opacity: 0.6 })]), [153, 31, 31, 255]);
   // 60% of (1, 0.2, 0.2) over grey 0.4: 0.4·0.4 + 0.6 = 0.76, 0.16 + 0.12 = 0.28.
-  assert.deepEqual(centre([layerOf(constant(400)), layerOf(labels, { opacity: 0.6 })]), [194, 71, 71, 255]);
+  assert.deepEqual(centre([layerOf(constant(400)), layerOf(seg, { opacity: 0.6 })]), [194, 71, 71, 255]);
+  const half = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 1, 1], opacity: 0.5 })], value: () => 1 });
+  assert.deepEqual(centre([layerOf(half, { opacity: 0.5 })]), [64, 64, 64, 255], 'a quarter of white: 0.5 x 0.5');
+  assert.deepEqual(centre([layerOf(half, { opacity: 0 })]), [0, 0, 0, 255], 'node opacity 0 hides every label');
+});
+
+test('label groups are layered in order, so overlapping groups both show', () => {
+  const first = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 0, 0], opacity: 0.5 })], value: (i) => (i < 8 ? 1 : 0) });
+  const seg = withGroup(first, [label(2, { color: [0, 0, 1], opacity: 0.5 })], (i) => (i >= 4 ? 2 : 0));
+  const image = renderView(axial, [layerOf(seg)]);
+  assert.deepEqual(px(image, 1, 8), [128, 0, 0, 255], 'group 0 alone');
+  assert.deepEqual(px(image, 12, 8), [0, 0, 128, 255], 'group 1 alone');
+  // Group 1 over group 0: red 0.5 · 0.5 = 0.25, blue 0.5.
+  assert.deepEqual(px(image, 6, 8), [64, 0, 128, 255], 'both, the later group on top');
 });
 
 test('each layer is drawn at its own time step', () => {
@@ -84,7 +86,7 @@ test('each layer is drawn at its own time step', () => {
 test('bad data never crashes: NaN voxels, a frame shorter than its dimensions, no layers, a missing parallel_scale', () => {
   const nan = makeVolume({ dims: [16, 16, 8], value: () => NaN });
   assert.deepEqual(centre([layerOf(nan)]), [0, 0, 0, 255]);
-  const nanLabels = makeVolume({ dims: [16, 16, 8], isLabel: true, value: () => NaN });
+  const nanLabels = makeVolume({ dims: [16, 16, 8], labels: [label(1)], value: () => NaN });
   assert.deepEqual(centre([layerOf(constant(400)), layerOf(nanLabels)]), [102, 102, 102, 255], 'NaN labels are transparent');
   const short: Volume = { ...constant(1000), frames: [new Float32Array(10)] };
   assert.deepEqual(centre([layerOf(constant(400)), layerOf(short)]), [102, 102, 102, 255], 'a truncated frame is left out');

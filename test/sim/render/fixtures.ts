@@ -1,14 +1,23 @@
 import type { CameraState, RenderLayer, Rgb, RgbaImage, View2D, View3D } from '../../../src/sim/render/types.js';
+import { LABEL_DEFAULTS, segmentationVolume, type Label } from '../../../src/sim/segmentation.js';
 import { IDENTITY, type Mat3, type Vec3, type Volume } from '../../../src/sim/volume.js';
 
-/** A small volume whose voxel values come from `value(i, j, k, t)`. */
+/** A label of MITK's defaults with the value and settings given. */
+export function label(value: number, settings: Partial<Omit<Label, 'value'>> = {}): Label {
+  return { ...LABEL_DEFAULTS, extra: {}, ...settings, value };
+}
+
+/**
+ * A small volume whose voxel values come from `value(i, j, k, t)`; with `labels`, a MITK
+ * segmentation of one group holding those values.
+ */
 export function makeVolume(options: {
   dims: Vec3;
   spacing?: Vec3;
   origin?: Vec3;
   direction?: Mat3;
   timeSteps?: number;
-  isLabel?: boolean;
+  labels?: Label[];
   value: (i: number, j: number, k: number, t: number) => number;
 }): Volume {
   const [nx, ny, nz] = options.dims;
@@ -29,18 +38,18 @@ export function makeVolume(options: {
     }
     frames.push(frame);
   }
-  return {
-    dims: options.dims,
-    spacing: options.spacing ?? [1, 1, 1],
-    origin: options.origin ?? [0, 0, 0],
-    direction: options.direction ?? IDENTITY,
-    frames,
-    timeStepMs: 100,
-    timeOriginMs: 0,
-    componentType: options.isLabel ? 'uint8' : 'int16',
-    range: [lo, hi],
-    isLabel: options.isLabel ?? false,
-  };
+  const grid = { dims: options.dims, spacing: options.spacing ?? ([1, 1, 1] as Vec3), origin: options.origin ?? ([0, 0, 0] as Vec3), direction: options.direction ?? IDENTITY, timeStepMs: 100, timeOriginMs: 0 };
+  if (options.labels) return segmentationVolume(grid, { groups: [{ name: '', labels: options.labels, extra: {}, frames }], unlabeledLock: false });
+  return { ...grid, frames, componentType: 'int16', range: [lo, hi] };
+}
+
+/** The segmentation with one more label group on top: `value` gives the group's label values, `labels` its labels. */
+export function withGroup(volume: Volume, labels: Label[], value: (i: number, j: number, k: number) => number): Volume {
+  const [nx, ny, nz] = volume.dims;
+  const frame = new Float32Array(nx * ny * nz);
+  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) frame[i + nx * (j + ny * k)] = value(i, j, k);
+  const segmentation = volume.segmentation!;
+  return segmentationVolume(volume, { ...segmentation, groups: [...segmentation.groups, { name: '', labels, extra: {}, frames: [frame] }] });
 }
 
 /** A node as a window draws it; grey images map 0..1000 to black..white unless told otherwise. */

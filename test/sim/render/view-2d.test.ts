@@ -3,14 +3,21 @@ import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { encodeImage, renderView, resizeImage } from '../../../src/sim/render/index.js';
 import type { CameraState, RenderLayer, RgbaImage, View2D } from '../../../src/sim/render/types.js';
+import { LABEL_DEFAULTS, segmentationVolume } from '../../../src/sim/segmentation.js';
 import { IDENTITY, type Vec3, type Volume } from '../../../src/sim/volume.js';
 
-/** 16x16x8 volume of value 100 with one bright voxel column at patient left (+x) and anterior (-y). */
-function volume(isLabel = false): Volume {
+/**
+ * 16x16x8 volume of value 100 with one bright voxel column at patient left (+x) and anterior
+ * (-y); as a segmentation, that column is a green label 1.
+ */
+function volume(segmentation = false): Volume {
   const dims: Vec3 = [16, 16, 8];
-  const frame = new Float32Array(16 * 16 * 8).fill(isLabel ? 0 : 100);
-  for (let k = 0; k < 8; k++) frame[12 + 16 * (2 + 16 * k)] = isLabel ? 1 : 1000;
-  return { dims, spacing: [1, 1, 1], origin: [0, 0, 0], direction: IDENTITY, frames: [frame], timeStepMs: 1, timeOriginMs: 0, componentType: 'int16', range: [isLabel ? 0 : 100, isLabel ? 1 : 1000], isLabel };
+  const frame = new Float32Array(16 * 16 * 8).fill(segmentation ? 0 : 100);
+  for (let k = 0; k < 8; k++) frame[12 + 16 * (2 + 16 * k)] = segmentation ? 1 : 1000;
+  const grid = { dims, spacing: [1, 1, 1] as Vec3, origin: [0, 0, 0] as Vec3, direction: IDENTITY, timeStepMs: 1, timeOriginMs: 0 };
+  if (!segmentation) return { ...grid, frames: [frame], componentType: 'int16', range: [100, 1000] };
+  const label = { ...LABEL_DEFAULTS, value: 1, color: [0, 1, 0] as [number, number, number], opacity: 1, extra: {} };
+  return segmentationVolume(grid, { groups: [{ name: '', labels: [label], extra: {}, frames: [frame] }], unlabeledLock: false });
 }
 
 const layer = (v: Volume, extra: Partial<RenderLayer> = {}): RenderLayer => ({ uid: 'n', volume: v, timeStep: 0, opacity: 1, color: null, levelWindow: { level: 500, window: 1000 }, layer: 0, ...extra });
@@ -62,7 +69,7 @@ test('halving parallel_scale doubles the size of a structure; moving the focal p
 });
 
 test('labels are coloured and blended with their opacity over the image below; outside the volume is background', () => {
-  const img = renderView(axial(), [layer(volume()), layer(volume(true), { opacity: 0.5, color: [0, 1, 0] })]);
+  const img = renderView(axial(), [layer(volume()), layer(volume(true), { opacity: 0.5 })]);
   const [x, y] = [24 + 1, 4 + 1];
   const label = px(img, x, y);
   assert.ok(label[1]! > label[0]!, `green over grey: ${label}`);

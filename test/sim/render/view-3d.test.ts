@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { RgbaImage, View3D } from '../../../src/sim/render/types.js';
 import { worldBounds, type Vec3 } from '../../../src/sim/volume.js';
-import { isColor, layerOf, makeVolume, pixelsWhere, px, view3d } from './fixtures.js';
+import { isColor, label, layerOf, makeVolume, pixelsWhere, px, view3d } from './fixtures.js';
 
 const volume = makeVolume({ dims: [16, 16, 8], value: (i, _j, k) => (k >= 4 ? 1000 : 200) + (i >= 12 ? -1000 : 0) });
 const bounds = worldBounds(volume); // (-0.5, -0.5, -0.5) .. (15.5, 15.5, 7.5)
@@ -72,9 +72,9 @@ test('a plane is mid-grey where no layer covers it, framed by a 1-pixel border i
   assert.equal(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
 });
 
-test('layers are composited at the hit point as in 2D, over the plane grey', () => {
+test('layers are composited at the hit point as in 2D, over the plane grey; labels in their colours', () => {
   const grey = makeVolume({ dims: [16, 16, 8], value: () => 400 });
-  const labels = makeVolume({ dims: [16, 16, 8], isLabel: true, value: () => 1 });
+  const labels = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 0.2, 0.2], opacity: 1 })], value: () => 1 });
   const image = renderView(from(CAUDAL, [axialAt(4)]), [layerOf(grey), layerOf(labels, { opacity: 0.6 })]);
   assert.deepEqual(px(image, 32, 32), [194, 71, 71, 255], '60% label colour (1, 0.2, 0.2) over grey 0.4');
 });

@@ -68,7 +68,6 @@ export interface VolumeSpec {
   timeStepMs?: number;
   /** Voxel value from the index (and time step); default 0. */
   value?: (i: number, j: number, k: number, t: number) => number;
-  isLabel?: boolean;
 }
 
 export function makeVolume(spec: VolumeSpec = {}): Volume {
@@ -101,7 +100,6 @@ export function makeVolume(spec: VolumeSpec = {}): Volume {
     timeOriginMs: 0,
     componentType: 'float32',
     range: [lo, hi],
-    isLabel: spec.isLabel ?? false,
   };
 }
 

@@ -6,7 +6,7 @@ import { FakeStore, makeVolume } from './harness.js';
 
 const contexts = { axial: ['axial', 'stdmulti.widget0'], coronal: ['coronal', 'stdmulti.widget2'], cell: ['mxn__widget0'] };
 
-test('defaults: visible, opaque, untinted, level window over the data range, layer 0, creation order', () => {
+test("defaults: visible, opaque, untinted, MITK's automatic level window, layer 0, creation order", () => {
   const store = new FakeStore();
   store.add('a', makeVolume({ value: (i) => i * 10 }));
   store.add('b', makeVolume());
@@ -15,10 +15,12 @@ test('defaults: visible, opaque, untinted, level window over the data range, lay
   assert.deepEqual(layers.map((l) => l.uid), ['a', 'b']);
   assert.deepEqual(
     { opacity: layers[0]!.opacity, color: layers[0]!.color, lw: layers[0]!.levelWindow, layer: layers[0]!.layer, t: layers[0]!.timeStep },
-    { opacity: 1, color: null, lw: { level: 35, window: 70 }, layer: 0, t: 0 },
+    // Values 0..70 in steps of 10, each in 1/8 of the central slice: the rare extremes are left
+    // out, the window runs from the second smallest to the second largest value.
+    { opacity: 1, color: null, lw: { level: 35, window: 50 }, layer: 0, t: 0 },
   );
-  // A constant image still gets a usable window.
-  assert.deepEqual(layers[1]!.levelWindow, { level: 0, window: 1 });
+  // A constant image still gets a usable window: one unit below its value.
+  assert.deepEqual(layers[1]!.levelWindow, { level: -0.5, window: 1 });
 });
 
 test('node properties: opacity, colour, level window and layer order', () => {

@@ -60,7 +60,7 @@ test('discovery answers match the contract', async () => {
 
 test('data-storage answers match the contract, successes and errors', async () => {
   await withTempDir(async (dir) => {
-    const file = await writeImage(dir, 'seg.nrrd', smallVolume({ isLabel: true }));
+    const file = await writeImage(dir, 'seg.nrrd', smallVolume({ segmentation: true }));
     await withWorkbench({}, async (wb) => {
       const auth = { 'content-type': 'application/json' };
       const created = (await checked(wb, 'POST', '/datastorage/nodes', 201, { json: { name: 'CT', properties: { opacity: 0.5, bad: [1] } } })) as { data: { uid: string } };

@@ -71,7 +71,7 @@ test('a corrupt, truncated or unsupported upload is 422/415 and leaves the scene
 
 test('PUT data: direct and file-reference, 415 without a usable Content-Type, 400 without file_path, 406 for an unknown mode', async () => {
   await withTempDir(async (dir) => {
-    const file = await writeImage(dir, 'seg.nrrd', smallVolume({ isLabel: true }));
+    const file = await writeImage(dir, 'seg.nrrd', smallVolume({ segmentation: true }));
     await withWorkbench({}, async (wb) => {
       const uid = await emptyNode(wb);
       const direct = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { body: imageBytes(), headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="data.nrrd"' } });
@@ -82,7 +82,7 @@ test('PUT data: direct and file-reference, 415 without a usable Content-Type, 40
       assert.equal(ref.status, 200, ref.text);
       assert.equal(ref.json.data.data_type, 'MultiLabelSegmentation');
       const color = await wb.call('GET', `/datastorage/nodes/${uid}/properties/color`);
-      assert.equal(color.json.data.color.type, 'ColorProperty', 'a label image gets a colour');
+      assert.equal(color.status, 404, 'a segmentation gets no node colour: its labels carry theirs');
 
       const noType = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { body: imageBytes() });
       assert.equal(noType.status, 415);

@@ -99,7 +99,7 @@ test('listing: paging with links, hierarchy, path, parent_uid, data_type, fields
     const b = await create(wb, { name: 'B' }, a);
     await create(wb, { name: 'C' }, b);
     const seg = await wb.call('POST', '/datastorage/nodes?name=Seg', {
-      body: imageBytes('nrrd', smallVolume({ isLabel: true })),
+      body: imageBytes('nrrd', smallVolume({ segmentation: true })),
       headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
     });
     const img = await wb.call('POST', '/datastorage/nodes?name=Img', { body: imageBytes(), headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' } });

@@ -166,15 +166,14 @@ test('DELETE property: name is protected at node scope, deletable at data scope;
   });
 });
 
-test('a label image gets a colour, a grey image does not; both have the MITK defaults', async () => {
+test('neither a segmentation (its labels carry colours) nor a grey image gets a node colour; both have the MITK defaults', async () => {
   await withWorkbench({}, async (wb) => {
     const { imageBytes, smallVolume } = await import('./volumes.js');
     const headers = { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' };
-    const seg = (await wb.call('POST', '/datastorage/nodes?name=seg', { body: imageBytes('nrrd', smallVolume({ isLabel: true })), headers })).json.data.uid;
+    const seg = (await wb.call('POST', '/datastorage/nodes?name=seg', { body: imageBytes('nrrd', smallVolume({ segmentation: true })), headers })).json.data.uid;
     const ct = (await wb.call('POST', '/datastorage/nodes?name=ct', { body: imageBytes(), headers })).json.data.uid;
     const segProps = (await wb.call('GET', `/datastorage/nodes/${seg}/properties`)).json.data.properties;
-    assert.equal(segProps.color.type, 'ColorProperty');
-    assert.equal(segProps.color.value.length, 3);
+    assert.equal(segProps.color, undefined);
     const ctProps = (await wb.call('GET', `/datastorage/nodes/${ct}/properties`)).json.data.properties;
     assert.equal(ctProps.color, undefined);
     for (const p of [segProps, ctProps]) {
