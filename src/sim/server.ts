@@ -5,6 +5,7 @@ import type { EventLog } from './event-log.js';
 import type { HandledResponse } from './handler.js';
 import type { SimRequest } from './http-types.js';
 import { Problem, problemResponse } from './problem.js';
+import { wireHeaders } from './wire-headers.js';
 import { createWorkbench, type Workbench, type WorkbenchInternals } from './workbench.js';
 
 export type { ReferenceWorkbenchOptions } from './config.js';
@@ -132,10 +133,11 @@ function concat(chunks: readonly Buffer[], size: number): Uint8Array {
   return out;
 }
 
+/** Writes the answer; Node sends header names in the case given, so they leave in the real server's spelling. */
 function send(res: ServerResponse, answer: HandledResponse): void {
   const body = answer.body === undefined ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const headers: Record<string, string> = { ...answer.headers };
   if (answer.status !== 204) headers['content-length'] = String(body?.length ?? 0);
-  res.writeHead(answer.status, headers);
+  res.writeHead(answer.status, wireHeaders(headers));
   res.end(answer.status === 204 ? undefined : body);
 }

@@ -79,7 +79,10 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
     else if (!(key === 'name' && name !== undefined)) node.properties.set(key, decoded.value);
   }
   ctx.store.touch(node);
-  const meta: Record<string, unknown> = { location: `${NODES}/${node.uid}` };
+  const location = `${NODES}/${node.uid}`;
+  const meta: Record<string, unknown> = { location };
   if (failed.length > 0) meta.failed_properties = failed;
-  return envelope(201, nodeJson(ctx.store, node), meta);
+  const answer = envelope(201, nodeJson(ctx.store, node), meta);
+  answer.headers.location = location;
+  return answer;
 }

@@ -18,7 +18,6 @@ test('create with JSON: the node object, its location and failed properties; def
       headers: JSON_HEADERS,
     });
     assert.equal(a.status, 201);
-    assert.equal(a.headers.get('location'), null, 'the location is only in the JSON');
     const node = a.json.data;
     assert.deepEqual(Object.keys(node).sort(), ['children_count', 'data_type', 'name', 'parent_uid', 'path', 'timestamp', 'uid']);
     assert.equal(node.name, 'CT');
@@ -28,6 +27,7 @@ test('create with JSON: the node object, its location and failed properties; def
     assert.equal(node.children_count, 0);
     assert.ok(Number.isInteger(node.timestamp));
     assert.equal(a.json.meta.location, `/api/v1/datastorage/nodes/${node.uid}`);
+    assert.equal(a.headers.get('location'), a.json.meta.location, 'the location also in a Location header');
     assert.deepEqual(a.json.meta.failed_properties.sort(), ['bad', 'restapi.uid']);
 
     const props = (await wb.call('GET', `/datastorage/nodes/${node.uid}/properties`)).json.data.properties;
