@@ -25,13 +25,15 @@ const NRRD_TYPES: Record<ScalarType, string> = {
  * directions` (direction × spacing), `space origin`. A 3D+time volume uses the 4D space
  * `left-posterior-superior-time` with the time step on the 4th axis, and MITK's time-geometry
  * keys so MITK itself reads the same time steps. A segmentation is written as MITK writes one:
- * unsigned short label values, its label groups as JSON in MITK's keys, and with several
- * groups a first `vector` axis (no space direction) that holds one value per group.
+ * unsigned short label values, its label groups as JSON in MITK's keys, and a first `vector`
+ * axis (no space direction) that holds one value per group. MITK writes a segmentation of one
+ * group without that axis, a file its Python client cannot read; with the axis (of size 1)
+ * both read it, as the Python client writes it.
  */
 export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Array {
   const segmentation = volume.segmentation;
   const type = segmentation ? 'uint16' : writableType(volume);
-  const groups = segmentation && segmentation.groups.length > 1 ? segmentation.groups.length : 0;
+  const groups = segmentation?.groups.length ?? 0;
   const steps = volume.frames.length;
   const timed = steps > 1;
   const vec = (v: number[]): string => `(${v.map(numberText).join(',')})`;

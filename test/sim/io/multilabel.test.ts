@@ -91,10 +91,13 @@ test('written as MITK writes it: unsigned short, the vector group axis first, so
     source.segmentation!.groups.map((g) => ({ ...g, frames: g.frames.map((f) => [...f]) })),
   );
 
+  // One group keeps its group axis (size 1), as the Python client writes it: MITK reads that
+  // as a one-group segmentation, while the client cannot read MITK's own 3-D form.
   const one = writeImageBytes(readImageBytes(segmentationNrrd({ sizes: [4, 3, 2], groups: 1, groupsJson: ONE_GROUP_JSON, value: (_g, i, j) => oneGroup(i, j) }), 'nrrd'), 'nrrd');
   const oneText = header(one);
-  assert.ok(oneText.includes('\ndimension: 3\n') && oneText.includes('\nkinds: domain domain domain\n'), 'one group is a 3-D scalar image');
+  assert.ok(oneText.includes('\ndimension: 4\n') && oneText.includes('\nsizes: 1 4 3 2\n') && oneText.includes('\nkinds: vector domain domain domain\n'), oneText);
   assert.ok(oneText.includes('"color":[0.2,0.4,0.6]') && oneText.includes('"visible":false'));
+  assert.deepEqual(groupValues(readImageBytes(one, 'nrrd'), 0), Array.from({ length: 24 }, (_, n) => oneGroup(n % 4, Math.floor(n / 4) % 3)));
 });
 
 test('any integer type holds label values; a single layer without groups is an empty segmentation', () => {
