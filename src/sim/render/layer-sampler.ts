@@ -35,21 +35,21 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   const d = v.direction;
   const inv = new Float64Array(9);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
-  // A frame shorter than its dimensions say would be read past its end; such a layer (or a
-  // NaN opacity) is left out rather than drawn with garbage.
-  const opacityOf = (frame: Float32Array): number => (frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0);
   const window = Math.max(layer.levelWindow.window, 1e-9);
-  const base = { volume: v, low: layer.levelWindow.level - window / 2, scale: 1 / window, tint: layer.color ?? ([1, 1, 1] as Rgb), inv };
+  const low = layer.levelWindow.level - window / 2;
+  const tint = layer.color ?? ([1, 1, 1] as Rgb);
+  // One object shape for every layer keeps the sampler's property reads monomorphic. A frame
+  // shorter than its dimensions say would be read past its end; such a layer (or a NaN
+  // opacity) is left out rather than drawn with garbage.
+  const prepared = (frames: readonly Float32Array[], labels: Float32Array | null): PreparedLayer => {
+    const frame = step(frames);
+    const opacity = frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
+    return { volume: v, frame, opacity, low, scale: 1 / window, tint, labels, inv };
+  };
   const segmentation = v.segmentation;
-  if (!segmentation) {
-    const frame = step(v.frames);
-    return [{ ...base, frame, opacity: opacityOf(frame), labels: null }];
-  }
+  if (!segmentation) return [prepared(v.frames, null)];
   const labels = labelTable(segmentation, Math.min(Math.max(layer.opacity, 0), 1));
-  return segmentation.groups.map((group) => {
-    const frame = step(group.frames);
-    return { ...base, frame, opacity: opacityOf(frame), labels };
-  });
+  return segmentation.groups.map((group) => prepared(group.frames, labels));
 }
 
 const tables = new WeakMap<Segmentation, { opacity: number; table: Float32Array }>();
@@ -172,9 +172,11 @@ function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: 
     let c2: number;
     let keep: number;
     if (table !== null) {
-      // Label values are whole numbers; 0 and values without a visible label leave what is below.
-      const t = v * 4;
-      const alpha = t > 0 && t < table.length ? table[t + 3]! : 0;
+      // Label values are whole numbers (an integer index keeps the look-up fast); 0, anything
+      // else and values without a visible label leave what is below.
+      const value = v | 0;
+      const t = value * 4;
+      const alpha = value === v && t > 0 && t < table.length ? table[t + 3]! : 0;
       if (!(alpha > 0)) {
         do {
           c++;
