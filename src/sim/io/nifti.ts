@@ -40,7 +40,8 @@ export function niftiVersion(bytes: Uint8Array): 1 | 2 | undefined {
  * Reads a single-file NIfTI-1 or NIfTI-2 image (already gunzipped). nifti-reader-js parses the
  * header fields of both versions in either byte order; the geometry is computed here because
  * the library's affine prefers the qform whenever its code exceeds the sform's, while NIfTI's
- * rule (followed here) takes the sform whenever its code is set.
+ * rule (followed here) takes the sform whenever its code is set. The result is an image
+ * whatever the intent code: MITK's readers make a segmentation only of a NRRD that says so.
  */
 export function readNifti(bytes: Uint8Array): Volume {
   const version = niftiVersion(bytes);
