@@ -14,7 +14,7 @@ import { builtPackage } from './built.js';
 
 // The compiled package, as the `wbplay` command runs it (and its workers start from dist/
 // without registering a TypeScript loader).
-const { createReporters, loadPlaybook, runPlans } = await builtPackage();
+const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = await builtPackage();
 
 const STUDIES = 40;
 const RUNS = 3;
@@ -147,7 +147,7 @@ async function cohortRun(plan: Plan, count: number, outputDir: string, clock: Ex
   clock.byOrigin.clear();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  const result = await runPlans({ plans: [plan], workbenches: { kind: 'embedded', count }, reporter, outputDir, force: true });
+  const result = await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(count), reporter, outputDir, force: true });
   const total = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   if (files.failures.length > 0) throw new Error(`a reporter failed: ${JSON.stringify(files.failures[0])}`);

@@ -60,7 +60,7 @@ async function viaRunner(plan: Plan, url: string, outputDir: string): Promise<Ru
     },
   };
   const t0 = performance.now();
-  await runPlans({ plans: [plan], workbenches: { kind: 'urls', urls: [url] }, reporter, outputDir });
+  await runPlans({ plans: [plan], workbenches: { urls: [url] }, reporter, outputDir });
   const total = performance.now() - t0;
   return { total, loop: ends.length > 1 ? ends.at(-1)! - ends[0]! : 0, failed };
 }

@@ -9,6 +9,7 @@ import { chromium } from 'playwright-core';
 import { loadPlaybook } from '../src/compile/index.js';
 import { HtmlReporter } from '../src/report/html.js';
 import { runPlans } from '../src/run/runner.js';
+import { embeddedWorkbenches } from '../src/sim/embedded.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
 
 const picture = new URL('../docs/report.png', import.meta.url).pathname;
@@ -29,11 +30,11 @@ try {
       `  - expect_image: { of: stdmulti/axial, golden: "goldens/\${study.name}.png", max_diff_ratio: 0.001 }\n`,
   );
   // Goldens recorded with the tumour at 0.6, then study-002 is checked with it at 0.2.
-  await runPlans({ plans: [loadPlaybook('regression.yaml')], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: join(dir, 'record') });
+  await runPlans({ plans: [loadPlaybook('regression.yaml')], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, 'record') });
   const plan = loadPlaybook('regression.yaml');
   const changed = plan.cases.map((c) => (c.id === 'study-002' ? { ...c, steps: c.steps.map((s) => (s.kind === 'set' ? { ...s, description: 'set tumour: opacity=0.2', args: { ...s.args, opacity: 0.2 } } : s)) } : c));
   const out = join(dir, 'report');
-  await runPlans({ plans: [{ ...plan, cases: changed }], workbenches: { kind: 'embedded', count: 1 }, reporter: new HtmlReporter(out), outputDir: out, golden: { update: 'none', ci: true } });
+  await runPlans({ plans: [{ ...plan, cases: changed }], workbenches: embeddedWorkbenches(1), reporter: new HtmlReporter(out), outputDir: out, golden: { update: 'none', ci: true } });
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const page = await browser.newPage({ viewport: { width: 1200, height: 1250 }, deviceScaleFactor: 1 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Plan } from '../compile/plan.js';
-import type { WorkbenchSource } from '../run/workbenches.js';
+import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
 import type { RegisterCommand } from './commands.js';
 import { collectVar } from './validate.js';
 
@@ -98,18 +98,18 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
     return EXIT_USAGE;
   }
 
-  let source: WorkbenchSource;
+  let choice: WorkbenchChoice;
   try {
-    source = workbenchSource(plans, opts, settings.workers);
+    choice = workbenchChoice(plans, opts, settings.workers);
   } catch (err) {
     process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
     return EXIT_USAGE;
   }
-  if (source.kind === 'embedded' && !opts.quiet) {
-    process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${source.count > 1 ? ` ×${source.count}` : ''}\n`);
+  if (choice.kind === 'embedded' && !opts.quiet) {
+    process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${choice.count > 1 ? ` ×${choice.count}` : ''}\n`);
   }
 
-  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js')]);
+  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js'), workbenchSource(choice)]);
   let shard;
   try {
     shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
@@ -193,8 +193,11 @@ function whole(name: string, value: string, min: number): number {
   return n;
 }
 
+/** The workbenches of a run: running ones at URLs, or ones wbplay starts for the run. */
+type WorkbenchChoice = { kind: 'urls'; urls: WorkbenchUrls } | { kind: 'embedded' | 'launch'; count: number };
+
 /** `--url`, else the first playbook's `workbench.url`, else WORKBENCH_URL, else embedded. */
-function workbenchSource(plans: readonly Plan[], opts: RunCliOptions, workers: number | undefined): WorkbenchSource {
+function workbenchChoice(plans: readonly Plan[], opts: RunCliOptions, workers: number | undefined): WorkbenchChoice {
   if (opts.launch) return { kind: 'launch', count: workers ?? 1 };
   const fromPlan = plans.find((p) => p.workbench.url)?.workbench.url;
   const urls = opts.url.length > 0 ? opts.url : fromPlan ? [fromPlan] : process.env.WORKBENCH_URL ? [process.env.WORKBENCH_URL] : [];
@@ -203,7 +206,14 @@ function workbenchSource(plans: readonly Plan[], opts: RunCliOptions, workers: n
     throw new UsageError(`--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time): give --url ${workers} times, or --launch`);
   }
   const token = tokenFor(plans, opts);
-  return { kind: 'urls', urls, ...(token !== undefined ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) };
+  return { kind: 'urls', urls: { urls, ...(token !== undefined ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) } };
+}
+
+/** The simulator is loaded only when the run uses it. */
+async function workbenchSource(choice: WorkbenchChoice): Promise<WorkbenchSource> {
+  if (choice.kind === 'urls') return choice.urls;
+  if (choice.kind === 'launch') return (await import('../run/workbenches.js')).launchedWorkbenches(choice.count);
+  return (await import('../sim/embedded.js')).embeddedWorkbenches(choice.count);
 }
 
 function tokenFor(plans: readonly Plan[], opts: RunCliOptions): string | undefined {

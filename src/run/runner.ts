@@ -78,9 +78,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   };
   if (manifest?.notice) reporter.onNotice?.(manifest.notice);
 
-  // Workbenches wbplay starts itself are never more than the cases to run.
-  const source = options.workbenches;
-  const slots = await openWorkbenches(source.kind === 'urls' ? source : { ...source, count: Math.max(1, Math.min(source.count, items.length)) });
+  const slots = await openWorkbenches(options.workbenches, items.length);
   const finishing = new Map<CaseResult, Promise<void>>();
   const ended: Promise<void>[] = [];
   let stopped = false;

@@ -1,11 +1,41 @@
 import { connect, launchWorkbench, type ServerInfo, type WorkbenchClient } from '../client/index.js';
 import type { PoolSlot } from './pool.js';
 
-/** Where a run sends its cases: given URLs, launched workbenches, or embedded reference workbenches. */
-export type WorkbenchSource =
-  | { kind: 'urls'; urls: string[]; token?: string; allowInsecureToken?: boolean }
-  | { kind: 'launch'; count: number; executable?: string }
-  | { kind: 'embedded'; count: number };
+/** A workbench a factory started for a run; the run stops it when it ends. */
+export interface StartedWorkbench {
+  url: string;
+  /** How reports name it, e.g. `embedded #2`. */
+  label: string;
+  /** The API token it requires, if any. */
+  token?: string;
+  stop(): Promise<void>;
+  /** Called should it end without being asked to (a crashed worker takes its workbench with it). */
+  onExit?(listener: () => void): void;
+}
+
+/**
+ * Starts the workbenches of a run: reference workbenches embedded in this process, MITK
+ * workbenches launched for the run, or anything else that serves the API at a URL. The run
+ * never starts more than it has cases.
+ */
+export interface WorkbenchFactory {
+  /** How many workbenches to start at most. */
+  readonly count: number;
+  /** Whether they may start at once; a launch picks the first free port, so it waits for the one before. */
+  readonly concurrent: boolean;
+  /** Starts workbench `index` (0-based) of the `of` this run starts. */
+  start(index: number, of: number): Promise<StartedWorkbench>;
+}
+
+/** Workbenches that are running already, one case at a time on each. */
+export interface WorkbenchUrls {
+  urls: string[];
+  token?: string;
+  allowInsecureToken?: boolean;
+}
+
+/** Where a run sends its cases. */
+export type WorkbenchSource = WorkbenchUrls | WorkbenchFactory;
 
 /** One workbench session of the run; a case runs on one slot at a time. */
 export interface WorkbenchSlot extends PoolSlot {
@@ -20,53 +50,64 @@ export interface WorkbenchSlot extends PoolSlot {
 }
 
 /**
- * Starts or connects the workbenches of a run. One embedded workbench runs in this thread
- * (no start-up cost); several run in worker threads so each renders on its own core.
- * Anything started here is stopped by the slot's `stop`, also when a later start fails.
+ * Connects to the given workbenches, or starts them for `cases` cases. Anything started here
+ * is stopped by its slot's `stop`, also when a later start fails.
  */
-export async function openWorkbenches(source: WorkbenchSource): Promise<WorkbenchSlot[]> {
-  const started: WorkbenchSlot[] = [];
-  try {
-    if (source.kind === 'urls') {
+export async function openWorkbenches(source: WorkbenchSource, cases: number): Promise<WorkbenchSlot[]> {
+  if ('urls' in source) {
+    const connected: WorkbenchSlot[] = [];
+    try {
       for (const url of source.urls) {
         const client = connect({ url, ...(source.token !== undefined ? { token: source.token } : {}), ...(source.allowInsecureToken ? { allowInsecureToken: true } : {}) });
-        started.push(slot(started.length, redact(url), client, () => client.close()));
+        connected.push(slot(connected.length, redact(url), client, () => client.close()));
       }
-    } else if (source.kind === 'launch') {
-      for (let i = 0; i < source.count; i++) {
-        const launched = await launchWorkbench({ ...(source.executable !== undefined ? { executable: source.executable } : {}) });
-        started.push(slot(i, `launched ${launched.url}`, launched.client, () => launched.stop()));
-      }
-    } else if (source.count === 1) {
-      const { startReferenceWorkbench } = await import('../sim/server.js');
-      const server = await startReferenceWorkbench();
-      const client = connect({ url: server.url });
-      started.push(slot(0, 'embedded', client, async () => {
-        await client.close();
-        await server.stop();
-      }));
-    } else {
-      const { startEmbeddedInWorker } = await import('./embedded.js');
-      const servers = await Promise.all(Array.from({ length: source.count }, () => startEmbeddedInWorker()));
-      servers.forEach((server, i) => {
-        const client = connect({ url: server.url });
-        const s = slot(i, `embedded #${i + 1}`, client, async () => {
-          await client.close();
-          await server.stop();
-        });
-        server.onExit?.(() => (s.dead = true));
-        started.push(s);
-      });
+    } catch (err) {
+      await closeWorkbenches(connected);
+      throw err;
     }
-  } catch (err) {
-    await closeWorkbenches(started);
-    throw err;
+    return connected;
   }
-  return started;
+  const count = Math.max(1, Math.min(source.count, cases));
+  const started: StartedWorkbench[] = [];
+  const failures: unknown[] = [];
+  const start = async (index: number): Promise<void> => {
+    try {
+      started[index] = await source.start(index, count);
+    } catch (err) {
+      failures.push(err);
+    }
+  };
+  if (source.concurrent) await Promise.all(Array.from({ length: count }, (_, i) => start(i)));
+  else for (let i = 0; i < count && failures.length === 0; i++) await start(i);
+  if (failures.length > 0) {
+    await Promise.allSettled(started.filter((w) => w !== undefined).map((w) => w.stop()));
+    throw failures[0];
+  }
+  return started.map((workbench, i) => {
+    const client = connect({ url: workbench.url, ...(workbench.token !== undefined ? { token: workbench.token } : {}) });
+    const s = slot(i, workbench.label, client, async () => {
+      await client.close();
+      await workbench.stop();
+    });
+    workbench.onExit?.(() => (s.dead = true));
+    return s;
+  });
 }
 
 export async function closeWorkbenches(slots: readonly WorkbenchSlot[]): Promise<void> {
   await Promise.allSettled(slots.map((s) => s.stop()));
+}
+
+/** MITK workbenches wbplay launches for the run (the executable: `MITK_WORKBENCH` by default). */
+export function launchedWorkbenches(count: number, executable?: string): WorkbenchFactory {
+  return {
+    count,
+    concurrent: false,
+    async start() {
+      const launched = await launchWorkbench({ ...(executable !== undefined ? { executable } : {}) });
+      return { url: launched.url, label: `launched ${launched.url}`, token: launched.token, stop: () => launched.stop() };
+    },
+  };
 }
 
 function slot(id: number, label: string, client: WorkbenchClient, stop: () => Promise<void>): WorkbenchSlot {

@@ -11,6 +11,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { loadPlaybook } from '../../src/compile/index.js';
 import { createReporters } from '../../src/report/factory.js';
 import { runPlans } from '../../src/run/runner.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
 
 interface Img { complete: boolean; naturalWidth: number; addEventListener(type: string, f: () => void, o?: object): void }
@@ -37,7 +38,7 @@ after(async () => {
 
 test('the report of a run with a changed view loads, shows the failure first, and finds its images', async () => {
   const run = async (opacity: string, out: string, plan = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity } })) =>
-    runPlans({ plans: [plan], workbenches: { kind: 'embedded', count: 1 }, reporter: createReporters(['html', 'json'], { outputDir: out, stream: { write: () => true }, isTTY: false, env: {} }), outputDir: out });
+    runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: createReporters(['html', 'json'], { outputDir: out, stream: { write: () => true }, isTTY: false, env: {} }), outputDir: out });
   await run('1.0', join(dir, 'record'));
   // The second study is checked with another opacity than its golden was recorded with.
   const base = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity: '1.0' } });

@@ -10,6 +10,7 @@ import { JsonReporter } from '../../src/report/json.js';
 import { mergeReports } from '../../src/report/merge.js';
 import type { RunResult } from '../../src/run/result.js';
 import { runPlans } from '../../src/run/runner.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import type { Shard } from '../../src/run/shard.js';
 import { differingPixels, FAST_RETRY, makeCohort, pixels, type Cohort } from '../helpers/cohort.js';
 
@@ -30,7 +31,7 @@ test('merged shard reports carry the cohort\'s contact sheet, as the unsharded r
   const text = await readFile(cohort.playbook, 'utf8');
   await writeFile(withSheet, text.replace('steps:', 'contact_sheet:\n  tile: "${out}/${study.name}/axial.png"\n  label: "${study.name}"\n  save: "${out}/contact-sheet.png"\nsteps:'));
   const run = (out: string, shard?: Shard): Promise<RunResult> =>
-    runPlans({ plans: [loadPlaybook(withSheet, { vars: { out }, env: {}, displayRoot: dir })], workbenches: { kind: 'embedded', count: 1 }, reporter: new JsonReporter(out), outputDir: out, retry: FAST_RETRY, ...(shard ? { shard } : {}) });
+    runPlans({ plans: [loadPlaybook(withSheet, { vars: { out }, env: {}, displayRoot: dir })], workbenches: embeddedWorkbenches(1), reporter: new JsonReporter(out), outputDir: out, retry: FAST_RETRY, ...(shard ? { shard } : {}) });
 
   const whole = await run(join(dir, 'whole'));
   assert.deepEqual(whole.figures?.map((f) => [f.kind, f.path, f.sheet?.tiles.length]), [['figure', 'contact-sheet.png', 4]], 'the unsharded run has its contact sheet');
@@ -51,7 +52,7 @@ test('two cohort playbooks with the same name resume independently in one output
   await writeFile(second, text.replace('out: out', 'out: out-second'));
   const out = join(dir, 'two-playbooks');
   const run = (): Promise<RunResult> =>
-    runPlans({ plans: [loadPlaybook(cohort.playbook, { env: {}, displayRoot: dir }), loadPlaybook(second, { env: {}, displayRoot: dir })], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: out, retry: FAST_RETRY });
+    runPlans({ plans: [loadPlaybook(cohort.playbook, { env: {}, displayRoot: dir }), loadPlaybook(second, { env: {}, displayRoot: dir })], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY });
   const first = await run();
   assert.equal(first.summary.passed, 8);
   const again = await run();

@@ -9,6 +9,7 @@ import { connect } from '../../src/client/index.js';
 import type { Plan } from '../../src/compile/index.js';
 import type { CaseInfo, RunResult } from '../../src/run/result.js';
 import { runPlans } from '../../src/run/runner.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { redact } from '../../src/run/workbenches.js';
 import { cohortPlan, differingPixels, FAST_RETRY, makeCohort, onlyStudy, pixels, SHOTS, wbplay, type Cohort } from '../helpers/cohort.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
@@ -26,7 +27,7 @@ before(async () => {
   const plan = cohortPlan(cohort, join(dir, 'alone'));
   for (const c of plan.cases) {
     // An embedded workbench of count 1 is started for this run only: a fresh scene.
-    const result = await runPlans({ plans: [onlyStudy(plan, c.id)], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: join(dir, 'alone', c.id), retry: FAST_RETRY });
+    const result = await runPlans({ plans: [onlyStudy(plan, c.id)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, 'alone', c.id), retry: FAST_RETRY });
     assert.equal(result.status, 'passed', `${c.id} alone`);
     alone.set(c.id, await shotsOf(join(dir, 'alone'), c.id));
   }
@@ -83,7 +84,7 @@ test('the pixel comparison sees a study drawn over the nodes of another', async 
   const plan = cohortPlan(cohort, join(dir, 'dirty'));
   const [first, second] = plan.cases.map((c) => c.id);
   for (const id of [first!, second!]) {
-    const r = await runPlans({ plans: [onlyStudy(plan, id)], workbenches: { kind: 'urls', urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'dirty', id), retry: FAST_RETRY });
+    const r = await runPlans({ plans: [onlyStudy(plan, id)], workbenches: { urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'dirty', id), retry: FAST_RETRY });
     assert.equal(r.status, 'passed');
   }
   const dirty = await shotsOf(join(dir, 'dirty'), second!);
@@ -95,7 +96,7 @@ test('isolation: on one workbench each study has the pixels it has alone, and on
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
   const out = join(dir, 'shared');
-  const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { kind: 'urls', urls: [wb.url] }, reporter: {}, outputDir: out, retry: FAST_RETRY });
+  const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { urls: [wb.url] }, reporter: {}, outputDir: out, retry: FAST_RETRY });
   assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, 'passed']));
   for (const c of result.cases) assert.equal(c.workbench, redact(wb.url));
   for (const study of ids(result)) await assertAsAlone(out, study, 'one workbench');
@@ -119,7 +120,7 @@ test('failure isolation: a corrupt data file errs that study only; the others pa
   await writeFile(join(broken, 'data', bad, 'tumour-label.nrrd'), 'NRRD0004\nthis is not an image at all\n'.repeat(40));
   const plan = cohortPlan({ ...cohort, dir: broken, data: join(broken, 'data'), playbook: join(broken, 'cohort.yaml') }, join(broken, 'out'));
 
-  const result = await runPlans({ plans: [plan], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: join(broken, 'out'), retry: FAST_RETRY });
+  const result = await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(broken, 'out'), retry: FAST_RETRY });
   assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, s.name === bad ? 'error' : 'passed']));
   assert.deepEqual(result.summary, { total: 3, passed: 2, failed: 0, error: 1, skipped: 0 });
   assert.equal(result.status, 'error');
@@ -143,7 +144,7 @@ test('workers: two embedded workbenches share the cohort, both are used, every o
   const started: Array<[string, number]> = [];
   const result = await runPlans({
     plans: [plan],
-    workbenches: { kind: 'embedded', count: 2 },
+    workbenches: embeddedWorkbenches(2),
     reporter: { onCaseStart: (c: CaseInfo, worker: number) => started.push([c.id, worker]) },
     outputDir: out,
     retry: FAST_RETRY,
@@ -169,7 +170,7 @@ test('a dead workbench leaves the pool; its study runs again on the other and ev
   const result = await runPlans({
     plans: [cohortPlan(cohort, out)],
     // The dead one first: it takes the first study.
-    workbenches: { kind: 'urls', urls: [deadUrl, live.url] },
+    workbenches: { urls: [deadUrl, live.url] },
     reporter: { onNotice: (m: string) => notices.push(m), onCaseStart: (c: CaseInfo, worker: number) => started.push([c.id, worker]) },
     outputDir: out,
     retry: FAST_RETRY,
@@ -193,7 +194,7 @@ test('a workbench that dies mid-cohort leaves the pool; the study it could not s
   const dyingLabel = redact(dying.url);
   const result = await runPlans({
     plans: [cohortPlan(cohort5, out)],
-    workbenches: { kind: 'urls', urls: [dying.url, live.url] },
+    workbenches: { urls: [dying.url, live.url] },
     reporter: {
       onNotice: (m: string) => notices.push(m),
       // Its first study done, the workbench goes away (stop closes the port at once).

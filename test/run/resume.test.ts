@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunResult } from '../../src/run/result.js';
 import { MANIFEST_NAME, type StudyRecord } from '../../src/run/manifest.js';
 import { runPlans, type RunOptions } from '../../src/run/runner.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { cohortPlan, FAST_RETRY, makeCohort, pixels, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
 
 let dir = '';
@@ -72,7 +73,7 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
   const [one, two, three] = cohort.studies.map((s) => s.name) as [string, string, string];
   // Compiled again for every run, as a new `wbplay run` would.
   const run = (extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: out, retry: FAST_RETRY, ...extra });
+    runPlans({ plans: [cohortPlan(cohort, out)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY, ...extra });
   const mtimes = async (study: string): Promise<number[]> => Promise.all(SHOTS.map(async (shot) => (await stat(join(out, study, shot))).mtimeMs));
 
   assert.deepEqual(outcome(await run()), { ran: [one, two, three], upToDate: [] });
@@ -106,7 +107,7 @@ test('resume: a study that erred is not recorded and runs again on the next run'
   const [one, two] = cohort.studies.map((s) => s.name) as [string, string];
   const good = await readFile(join(cohort.data, two, 'tumour-label.nrrd'));
   await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), 'garbage, not an image\n'.repeat(20));
-  const run = (): Promise<RunResult> => runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { kind: 'embedded', count: 1 }, reporter: {}, outputDir: out, retry: FAST_RETRY });
+  const run = (): Promise<RunResult> => runPlans({ plans: [cohortPlan(cohort, out)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY });
 
   const first = await run();
   assert.deepEqual(first.cases.map((c) => [c.id, c.status]), [[one, 'passed'], [two, 'error']]);

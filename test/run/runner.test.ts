@@ -52,7 +52,7 @@ function recorder(): Reporter & { events: string[]; notices: string[] } {
 }
 
 async function run(wb: TestWorkbench, plans: RunOptions['plans'], extra: Partial<RunOptions> = {}): Promise<RunResult> {
-  return runPlans({ plans, workbenches: { kind: 'urls', urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'report'), retry: FAST_RETRY, ...extra });
+  return runPlans({ plans, workbenches: { urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'report'), retry: FAST_RETRY, ...extra });
 }
 
 function steps(result: RunResult): StepResult[] {
@@ -257,7 +257,7 @@ test('a workbench that stops answering leaves the pool and its case runs again o
   await writeFile(join(dir, 'pair.csv'), 'name\none\ntwo\nthree\n');
   const plan = await playbook('hung', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: pair.csv\n');
   const reporter = recorder();
-  const result = await runPlans({ plans: [plan], workbenches: { kind: 'urls', urls: [hung.url, healthy.url] }, reporter, outputDir: join(dir, 'hung-report'), retry: FAST_RETRY, timeoutMs: 500 });
+  const result = await runPlans({ plans: [plan], workbenches: { urls: [hung.url, healthy.url] }, reporter, outputDir: join(dir, 'hung-report'), retry: FAST_RETRY, timeoutMs: 500 });
   assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed', 'passed'], JSON.stringify(result.cases[0]?.steps.map((s) => s.error), null, 1));
   assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set([healthy.url]));
   assert.equal(reporter.notices.filter((n) => /stopped answering/.test(n)).length, 1);

@@ -9,6 +9,7 @@ import { mergeReports } from '../../src/report/merge.js';
 import { JsonReporter } from '../../src/report/json.js';
 import type { RunResult } from '../../src/run/result.js';
 import { runPlans } from '../../src/run/runner.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import type { Shard } from '../../src/run/shard.js';
 import { cohortPlan, FAST_RETRY, makeCohort, wbplay, type Cohort } from '../helpers/cohort.js';
 
@@ -25,7 +26,7 @@ const shardDir = (i: number): string => join(dir, `B${i}`);
 function run(out: string, shard?: Shard, signal?: AbortSignal): Promise<RunResult> {
   return runPlans({
     plans: [cohortPlan(cohort, out)],
-    workbenches: { kind: 'embedded', count: 1 },
+    workbenches: embeddedWorkbenches(1),
     reporter: new JsonReporter(out),
     outputDir: out,
     retry: FAST_RETRY,

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ReferenceWorkbenchOptions } from '../sim/server.js';
+import { startReferenceWorkbench, type ReferenceWorkbenchOptions } from './server.js';
 
 /** A reference workbench started for a run; stopped when the run ends. */
 export interface EmbeddedWorkbench {
@@ -7,6 +7,32 @@ export interface EmbeddedWorkbench {
   stop(): Promise<void>;
   /** Called when the worker ends without being asked to (a crash takes the workbench with it). */
   onExit?(listener: () => void): void;
+}
+
+/** Reference workbenches for a run, in the shape `runPlans` takes as `workbenches`. */
+export interface EmbeddedWorkbenches {
+  readonly count: number;
+  readonly concurrent: true;
+  start(index: number, of: number): Promise<EmbeddedWorkbench & { label: string }>;
+}
+
+/**
+ * Up to `count` reference workbenches embedded in this process, started when a run begins and
+ * stopped when it ends. One runs in this thread (no start-up cost); several run in worker
+ * threads, so each renders on its own core.
+ */
+export function embeddedWorkbenches(count = 1, options: ReferenceWorkbenchOptions = {}): EmbeddedWorkbenches {
+  return {
+    count,
+    concurrent: true,
+    async start(index, of) {
+      if (of === 1) {
+        const server = await startReferenceWorkbench(options);
+        return { url: server.url, label: 'embedded', stop: () => server.stop() };
+      }
+      return { ...(await startEmbeddedInWorker(options)), label: `embedded #${index + 1}` };
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startEmbeddedInWorker } from '../../src/run/embedded.js';
+import { startEmbeddedInWorker } from '../../src/sim/embedded.js';
 
 test('a reference workbench runs in a worker thread, answers, and stops', async () => {
   const wb = await startEmbeddedInWorker();

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { startReferenceWorkbench, type ReferenceWorkbenchOptions } from '../sim/server.js';
+import { startReferenceWorkbench, type ReferenceWorkbenchOptions } from './server.js';
 
 // Runs inside a worker thread: serves one reference workbench until the parent says stop.
 const port = parentPort;
