@@ -5,6 +5,7 @@ import { translateErrors } from '../playbook/schema-errors.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { validators } from '../playbook/validators.generated.js';
 import type { IncludeArgs } from '../steps/include.js';
+import { POST_RUN_KEYS } from '../steps/post-run/stages.js';
 import { isStepKind, registry } from '../steps/registry.js';
 import { STEP_KINDS, type StepDefinition, type StepKind } from '../steps/step-definition.js';
 import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
@@ -137,7 +138,7 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
     return;
   }
   if (!file.root) return;
-  for (const key of ['foreach', 'workbench', 'contact_sheet'] as const) {
+  for (const key of ['foreach', 'workbench', ...POST_RUN_KEYS]) {
     const e = entry(file.root, key);
     if (e) session.error('INCLUDE_SHAPE', `an included playbook cannot have \`${key}\``, `${key} belongs to the playbook that is run; move it there`, file.source.span(e.keyRange.start, e.keyRange.end));
   }

@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { dedupeDiagnostics, PlaybookError, sortDiagnostics, type Diagnostic, type Span } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
-import { compileContactSheet } from './contact-sheet.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
+import { compilePostRun } from './post-run-context.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
 import { Session, type LoadedFile } from './session.js';
 import type { CaseState } from './step-context.js';
@@ -117,7 +117,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     cases.push({ id: name, name, ...(study ? { study: study.fields } : {}), inputs: [...state.inputs], outputs: [...state.outputs.keys()], steps });
   }
 
-  const sheet = compileContactSheet({ session, file, scope, foreach, cases });
+  const postRun = compilePostRun(session, file, scope, foreach, cases);
   const top = file.top;
   return {
     version: PLAN_VERSION,
@@ -129,7 +129,7 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     vars: Object.fromEntries([...vars].filter((e): e is [string, VarValue] => e[1] !== BROKEN)),
     ...(foreach ? { foreach: { as: foreach.as, source: foreach.source, ...(foreach.from ? { from: foreach.from } : {}), count: foreach.studies?.length ?? 0 } } : {}),
     cases,
-    ...(sheet ? { contact_sheet: sheet } : {}),
+    ...postRun,
   };
 }
 

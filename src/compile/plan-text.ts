@@ -1,3 +1,4 @@
+import { postRunStages } from '../steps/post-run/stages.js';
 import type { Plan, PlanStep } from './plan.js';
 
 /**
@@ -29,14 +30,12 @@ export function formatPlan(plan: Plan): string {
       lines.push(`  ${' '.repeat(width + 2)}${formatArgs(step)}`);
     }
   }
-  if (plan.contact_sheet) {
+  for (const stage of postRunStages) {
+    const args = plan[stage.key];
+    if (args === undefined) continue;
     // Made after the cases, so shown after them.
-    const sheet = plan.contact_sheet;
-    const layout = [sheet.columns !== undefined ? `${sheet.columns} columns` : undefined, sheet.tile_width !== undefined ? `tiles ${sheet.tile_width} px wide` : undefined].filter(Boolean);
     lines.push('');
-    lines.push(`Contact sheet of ${sheet.tiles.length} tile${sheet.tiles.length === 1 ? '' : 's'}${layout.length > 0 ? ` (${layout.join(', ')})` : ''} to ${sheet.save}`);
-    const width = Math.max(...sheet.tiles.map((t) => t.case.length));
-    for (const t of sheet.tiles) lines.push(`  ${t.case.padEnd(width)}  ${t.file}${t.label !== t.case ? `  label=${t.label}` : ''}`);
+    lines.push(...stage.describe(args));
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,3 +1,5 @@
+import type { ContactSheetPlan } from '../steps/post-run/contact-sheet.js';
+import type { PostRunPlans } from '../steps/post-run/stages.js';
 import type { StepArgs } from '../steps/registry.js';
 import type { StepKind } from '../steps/step-definition.js';
 import type { VarValue } from './interpolate.js';
@@ -53,17 +55,13 @@ export interface PlanWorkbench {
 }
 
 /** One figure tiling an image of every case, made once all cases have run. */
-export interface PlanContactSheet {
-  /** Where the sheet is written (absolute). */
-  save: string;
-  columns?: number;
-  /** Tiles are scaled to this width, keeping their aspect; default: the first tile's width. */
-  tile_width?: number;
-  /** One per case, in case order; `file` is one of that case's outputs (absolute). */
-  tiles: { case: string; file: string; label: string }[];
-}
+export type PlanContactSheet = ContactSheetPlan;
 
-export interface Plan {
+/**
+ * A compiled playbook. After its cases come the post-run stages it asks for, each under its
+ * key (`contact_sheet`): they run once all the cases have.
+ */
+export interface Plan extends PostRunPlans {
   version: typeof PLAN_VERSION;
   playbook: { path: string; sha256: string };
   /** Every playbook file compiled (the playbook, then its includes), for resume hashes. */
@@ -74,5 +72,4 @@ export interface Plan {
   vars: Record<string, VarValue>;
   foreach?: { as: string; source: ForeachSource; from?: string; count: number };
   cases: PlanCase[];
-  contact_sheet?: PlanContactSheet;
 }

@@ -1,4 +1,5 @@
 import { EXPECT_IMAGE_DEFAULTS } from '../steps/expect-image.js';
+import { postRunStages } from '../steps/post-run/stages.js';
 import { registry } from '../steps/registry.js';
 import { SCHEMA_DEFS, object } from '../steps/schema-defs.js';
 import { STEP_KINDS, type JsonSchema, type StepKind } from '../steps/step-definition.js';
@@ -38,21 +39,16 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
         [],
         { description: 'One case per study.', minProperties: 1 },
       ),
-      contact_sheet: object(
-        {
-          tile: { description: 'Per study: the image of its case to show, e.g. ${out}/${study.name}/axial.png; a PNG screenshot of that case.', type: 'string', minLength: 1 },
-          label: { description: 'Per study: the caption under its tile (default: the case name), e.g. ${study.name}.', type: 'string' },
-          save: { description: 'Where the sheet is written, once for all studies: no ${study.…} here.', type: 'string', minLength: 1 },
-          columns: { description: 'Tiles per row; default: the square root of the number of studies, rounded up.', type: 'integer', minimum: 1 },
-          tile_width: { description: 'Tiles are scaled to this width in pixels, keeping their aspect; default: the width of the first tile.', type: 'integer', minimum: 1, maximum: 16384 },
-        },
-        ['tile', 'save'],
-        { description: 'One PNG tiling an image of every study, labelled; needs `foreach`.' },
-      ),
+      ...postRunSchemas(),
       steps: { description: 'The steps, in order; each is a one-key map naming its kind.', type: 'array', items: stepItems },
     },
     ['version', 'steps'],
   );
+}
+
+/** Each post-run stage's value under its key. */
+function postRunSchemas(): Record<string, JsonSchema> {
+  return Object.fromEntries(postRunStages.map((stage) => [stage.key, stage.schema]));
 }
 
 let topValidation: JsonSchema | undefined;

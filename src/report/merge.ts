@@ -1,6 +1,6 @@
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult, type SheetRecord } from '../run/result.js';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult } from '../run/result.js';
+import { postRunStages } from '../steps/post-run/stages.js';
 import { readRunResult } from './read-report.js';
 import { ReportError } from './report-error.js';
 
@@ -15,28 +15,9 @@ export async function mergeReports(dirs: readonly string[], outputDir: string): 
   const shards: ShardResult[] = [];
   for (const dir of dirs) shards.push({ result: await readRunResult(dir), dir });
   const merged = mergeRunResults(shards, outputDir);
-  await drawMergedSheets(merged, outputDir);
+  // Each shard drew its figures of its own cases; the merged folder gets those of the whole run.
+  for (const figure of merged.figures ?? []) await postRunStages.find((stage) => stage.owns(figure))?.redraw(figure, merged.cases, outputDir);
   return merged;
-}
-
-/**
- * Each shard drew a contact sheet of its own studies; the merged folder gets one of the whole
- * cohort, drawn again from the shards' tiles in the merged case order.
- */
-async function drawMergedSheets(result: RunResult, outputDir: string): Promise<void> {
-  const sheets = (result.figures ?? []).filter((f) => f.sheet);
-  if (sheets.length === 0) return;
-  const { makeContactSheet, sheetNotes } = await import('./contact-sheet.js');
-  const notes = sheetNotes(result.cases);
-  for (const figure of sheets) {
-    const sheet = figure.sheet;
-    if (!sheet) continue;
-    const png = await makeContactSheet(
-      { save: resolve(outputDir, figure.path), ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}), tiles: sheet.tiles.map((t) => ({ case: t.case, file: resolve(outputDir, t.path), label: t.label })) },
-      notes,
-    );
-    await writeFileAtomic(resolve(outputDir, figure.path), png);
-  }
 }
 
 /**
@@ -85,31 +66,20 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
 }
 
 /**
- * The shards' figures, relocated. Contact sheets of one name become one sheet in the merged
- * folder holding every shard's tiles in the merged case order (`mergeReports` draws it).
+ * The shards' figures, relocated. The figures of a post-run stage are merged by that stage
+ * (contact sheets of one name become one sheet of every shard's tiles; `mergeReports` draws it).
  */
 function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: readonly CaseResult[]): Artefact[] {
-  const order = new Map(cases.map((c, i) => [c.id, i]));
   const figures: Artefact[] = [];
-  const sheets = new Map<string, Artefact & { sheet: SheetRecord }>();
   for (const shard of shards) {
     for (const f of shard.result.figures ?? []) {
-      if (!f.sheet) {
-        figures.push({ ...f, path: relocate(f.path, shard.dir, outputDir) });
-        continue;
-      }
-      const name = basename(f.path);
-      const tiles = f.sheet.tiles.map((t) => ({ ...t, path: relocate(t.path, shard.dir, outputDir) }));
-      const known = sheets.get(name);
-      if (known) known.sheet.tiles.push(...tiles);
-      else {
-        const merged = { ...f, path: name, sheet: { ...f.sheet, tiles } };
-        sheets.set(name, merged);
-        figures.push(merged);
-      }
+      if (!postRunStages.some((stage) => stage.owns(f))) figures.push({ ...f, path: relocate(f.path, shard.dir, outputDir) });
     }
   }
-  for (const { sheet } of sheets.values()) sheet.tiles.sort((a, b) => (order.get(a.case) ?? 0) - (order.get(b.case) ?? 0));
+  for (const stage of postRunStages) {
+    const own = shards.map((shard) => ({ figures: (shard.result.figures ?? []).filter((f) => stage.owns(f)), relocate: (path: string) => relocate(path, shard.dir, outputDir) }));
+    figures.push(...stage.merge(own, cases));
+  }
   return figures;
 }
 

@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join, relative, resolve, sep } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import { stampProvenance } from '../compare/provenance.js';
 import type { UpdateMode } from '../compare/golden.js';
 import type { Plan, PlanCase } from '../compile/plan.js';
 import type { Reporter } from '../report/reporter.js';
@@ -14,7 +12,8 @@ import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { FileHasher } from './file-hash.js';
 import { Manifest } from './manifest.js';
 import { runPool } from './pool.js';
-import { artefactAt, caseStatus, RESULT_VERSION, runStatus, stepResultOf, summarize, type Artefact, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
+import { runPostRunStages } from './post-run.js';
+import { caseStatus, RESULT_VERSION, runStatus, stepResultOf, summarize, type CaseInfo, type CaseResult, type ErrorInfo, type Provenance, type RunResult, type StepResult } from './result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { selectShard, type Shard } from './shard.js';
 import { closeWorkbenches, openWorkbenches, type WorkbenchSlot, type WorkbenchSource } from './workbenches.js';
@@ -145,7 +144,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       reporter.onCaseEnd?.(skipped);
       return skipped;
     });
-    const figures = await writeContactSheets(items, cases, options.outputDir, reporter);
+    const figures = await runPostRunStages(items.map((item, i) => ({ plan: item.plan, result: cases[i]! })), options.outputDir, (message) => reporter.onNotice?.(message));
     const run: RunResult = {
       version: RESULT_VERSION,
       startedAt,
@@ -161,33 +160,6 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   } finally {
     await closeWorkbenches(slots);
   }
-}
-
-/**
- * The contact sheet of each cohort, over the studies of this run (a shard draws its own): a
- * study that did not pass shows as a grey tile saying so. A sheet that cannot be made is a
- * notice, never a lost run.
- */
-async function writeContactSheets(items: readonly Item[], cases: readonly CaseResult[], outputDir: string, reporter: Reporter): Promise<Artefact[]> {
-  const figures: Artefact[] = [];
-  for (const plan of new Set(items.map((i) => i.plan))) {
-    const sheet = plan.contact_sheet;
-    if (!sheet) continue;
-    const ran = new Set(items.filter((item) => item.plan === plan).map((item) => item.case.id));
-    const mine = cases.filter((_, i) => items[i]?.plan === plan);
-    const tiles = sheet.tiles.filter((t) => ran.has(t.case));
-    try {
-      const { makeContactSheet, sheetNotes } = await import('../report/contact-sheet.js');
-      const png = await makeContactSheet({ ...sheet, tiles }, sheetNotes(mine));
-      await writeFileAtomic(sheet.save, stampProvenance(png, { playbook: plan.playbook.path, playbookSha256: plan.playbook.sha256, step: 'contact sheet', version: VERSION }));
-      const layout = { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}) };
-      const recorded = tiles.map((t) => ({ case: t.case, path: artefactAt(outputDir, t.file, 'screenshot').path, label: t.label }));
-      figures.push({ ...artefactAt(outputDir, sheet.save, 'figure'), sheet: { ...layout, tiles: recorded } });
-    } catch (err) {
-      reporter.onNotice?.(`the contact sheet ${sheet.save} could not be written: ${(err as Error).message}`);
-    }
-  }
-  return figures;
 }
 
 function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir: string): Item[] {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
 import type { RgbaImage } from '../../src/compare/image.js';
-import { makeContactSheet, renderContactSheet, type SheetTile } from '../../src/report/contact-sheet.js';
+import { makeContactSheet, renderContactSheet, type SheetTile } from '../../src/steps/post-run/contact-sheet-image.js';
 import { image, png } from '../compare/images.js';
 
 let dir = '';

@@ -1,13 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import type { RgbaImage } from '../compare/image.js';
-import { decodePng } from '../compare/png-decode.js';
-import { encodePng } from '../compare/png-encode.js';
-import type { PlanContactSheet } from '../compile/plan.js';
-import type { CaseResult } from '../run/result.js';
-import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../sim/render/bitmap-font.js';
-import { fillRect } from '../sim/render/pixels.js';
-import { resizeImage } from '../sim/render/resize.js';
-import type { Rgb } from '../sim/render/types.js';
+import { writeFileAtomic } from '../../compare/atomic-write.js';
+import type { RgbaImage } from '../../compare/image.js';
+import { decodePng } from '../../compare/png-decode.js';
+import { encodePng } from '../../compare/png-encode.js';
+import { stampProvenance, type FigureProvenance } from '../../compare/provenance.js';
+import type { CaseResult } from '../../run/result.js';
+import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../sim/render/bitmap-font.js';
+import { fillRect } from '../../sim/render/pixels.js';
+import { resizeImage } from '../../sim/render/resize.js';
+import type { Rgb } from '../../sim/render/types.js';
 
 /** One tile of a sheet: the PNG bytes of a study's image, or a note on why there are none. */
 export interface SheetTile {
@@ -15,6 +16,14 @@ export interface SheetTile {
   png?: Uint8Array;
   /** Shown in place of the image when there is none, e.g. `failed` or `missing`. */
   note?: string;
+}
+
+/** What a sheet shows: one tile per case, in order, read from its file. */
+export interface SheetLayout {
+  columns?: number;
+  /** Tiles are scaled to this width, keeping their aspect; default: the first tile's width. */
+  tile_width?: number;
+  tiles: ReadonlyArray<{ case: string; file: string; label: string }>;
 }
 
 export interface SheetOptions {
@@ -82,7 +91,7 @@ export async function renderContactSheet(tiles: readonly SheetTile[], options: S
  * run would pass for this run's result. A file that is gone shows `missing`, one that is no
  * PNG `unreadable`.
  */
-export async function makeContactSheet(sheet: PlanContactSheet, notes: ReadonlyMap<string, string> = new Map()): Promise<Uint8Array> {
+export async function makeContactSheet(sheet: SheetLayout, notes: ReadonlyMap<string, string> = new Map()): Promise<Uint8Array> {
   const tiles: SheetTile[] = [];
   for (const t of sheet.tiles) {
     const note = notes.get(t.case);
@@ -97,6 +106,12 @@ export async function makeContactSheet(sheet: PlanContactSheet, notes: ReadonlyM
     }
   }
   return renderContactSheet(tiles, { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tileWidth: sheet.tile_width } : {}) });
+}
+
+/** Makes a sheet and writes it to `path` in one step, stamped with where it came from when that is known. */
+export async function writeContactSheet(sheet: SheetLayout, notes: ReadonlyMap<string, string>, path: string, provenance?: FigureProvenance): Promise<void> {
+  const png = await makeContactSheet(sheet, notes);
+  await writeFileAtomic(path, provenance ? stampProvenance(png, provenance) : png);
 }
 
 /** A damaged tile spoils only itself: the rest of the cohort is still worth a figure. */
