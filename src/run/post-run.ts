@@ -1,23 +1,23 @@
-import type { Plan } from '../compile/plan.js';
 import { postRunStages } from '../steps/post-run/stages.js';
 import type { Artefact, CaseResult } from './result.js';
+import type { RunContext } from './run-context.js';
 
 /**
- * Runs the post-run stages of each plan (its contact sheet, ...) once every case of the run
- * has ended, over the plan's cases of this run: a shard makes its figures of its own cases.
- * A stage that fails is a notice, never a lost run.
+ * Runs the post-run stages each plan asks for (its contact sheet, ...) once every case of the
+ * run has ended, over the plan's cases of this run: a shard makes its figures of its own
+ * cases. A stage that fails is a notice, never a lost run.
  */
-export async function runPostRunStages(ran: ReadonlyArray<{ plan: Plan; result: CaseResult }>, outputDir: string, notice: (message: string) => void): Promise<Artefact[]> {
+export async function runPostRunStages(run: RunContext, cases: readonly CaseResult[]): Promise<Artefact[]> {
   const figures: Artefact[] = [];
-  for (const plan of new Set(ran.map((r) => r.plan))) {
-    const cases = ran.filter((r) => r.plan === plan).map((r) => r.result);
+  for (const plan of new Set(run.items.map((item) => item.plan))) {
+    const mine = cases.filter((_, i) => run.items[i]?.plan === plan);
     for (const stage of postRunStages) {
       const args = plan[stage.key];
       if (args === undefined) continue;
       try {
-        figures.push(...(await stage.run(args, { playbook: plan.playbook, cases, outputDir, notice })));
+        figures.push(...(await stage.run(args, { playbook: plan.playbook, cases: mine, outputDir: run.outputDir, notice: run.notice })));
       } catch (err) {
-        notice(`the ${stage.key} of ${plan.name} could not be made: ${(err as Error).message}`);
+        run.notice(`the ${stage.key} of ${plan.name} could not be made: ${(err as Error).message}`);
       }
     }
   }

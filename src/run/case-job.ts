@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { registry } from '../steps/registry.js';
+import type { StepDefinition, StepKind } from '../steps/step-definition.js';
+import { VERSION } from '../version.js';
+import { CaseState, removeNodes } from './case-context.js';
+import { runCase, type RunnableStep } from './case-runner.js';
+import { classify } from './classify.js';
+import { caseStatus, type CaseResult } from './result.js';
+import type { RunContext } from './run-context.js';
+import { notRun, type RunItem } from './run-item.js';
+import type { WorkbenchSlot } from './workbenches.js';
+
+/**
+ * One case on one workbench: skipped when the run was interrupted or the manifest has it up
+ * to date; else the previous study's nodes are removed and its steps run in order.
+ */
+export async function runCaseJob(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
+  if (run.signal.aborted) return finished(notRun(item, 'the run was interrupted'));
+  const inputHash = await run.resume.inputHash(item);
+  if (await run.resume.isUpToDate(item, inputHash)) {
+    return finished(notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'));
+  }
+  run.reporter.onCaseStart?.(item.info, slot.id);
+  const leftovers = slot.leftovers.splice(0);
+  try {
+    await removeNodes(slot, leftovers, run.signal);
+  } catch (err) {
+    return finished(notRun(item, 'the workbench could not be cleared of the previous study', classify(err).info));
+  }
+  const { result, state } = await runSteps(run, item, slot);
+  const done = (async () => {
+    await settleOutputs(result, state);
+    await run.resume.record(item, inputHash, result, state.outputs, run.notice);
+  })();
+  return { result, done };
+}
+
+/**
+ * A case's result, and its last output writes and manifest record: those finish while its
+ * workbench takes the next case, and the case is reported (and counted) once they are done.
+ */
+export interface CaseOutcome {
+  result: CaseResult;
+  done: Promise<void>;
+}
+
+/** An outcome with nothing left to finish: a case that did not run. */
+export function finished(result: CaseResult): CaseOutcome {
+  return { result, done: Promise.resolve() };
+}
+
+async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<{ result: CaseResult; state: CaseState }> {
+  const { plan } = item;
+  const inputs = run.resume.inputFiles(item);
+  const state = new CaseState({
+    runId: run.runId,
+    caseNumber: item.number,
+    slot,
+    outputDir: run.outputDir,
+    artefactDir: join(run.outputDir, 'artefacts', safeName(plan.name), safeName(item.case.id)),
+    golden: run.golden,
+    timeoutMs: run.timeoutMs,
+    hasher: run.resume.hasher,
+    provenance: async () => {
+      slot.info ??= await slot.client.info({ signal: run.signal });
+      return {
+        playbook: plan.playbook.path,
+        playbookSha256: plan.playbook.sha256,
+        workbench: slot.info.name,
+        engine_version: slot.info.engine_version,
+        api_version: slot.info.api_version,
+        inputs: await inputs,
+        version: VERSION,
+      };
+    },
+  });
+  const steps: RunnableStep[] = item.case.steps.map((s) => {
+    const definition = registry[s.kind] as StepDefinition<StepKind, unknown>;
+    return { index: s.index, kind: s.kind, description: s.description, span: s.span, args: s.args, run: (ctx) => definition.run(s.args, ctx) };
+  });
+  const result = await runCase(item.info, steps, {
+    policy: run.retry,
+    classify,
+    context: (step, attempt, signal, notice) => state.context(step, attempt, signal, notice),
+    reporter: run.reporter,
+    timeoutMs: run.timeoutMs,
+    signal: run.signal,
+    workbench: slot.label,
+  });
+  slot.leftovers.push(...state.created);
+  return { result, state };
+}
+
+/** Waits for a case's output writes; a file that could not be written fails the step that made it, and so the case. */
+async function settleOutputs(result: CaseResult, state: CaseState): Promise<void> {
+  for (const { step, error } of await state.settle()) {
+    const failed = result.steps.find((s) => s.index === step);
+    if (!failed) continue;
+    failed.status = 'error';
+    failed.error = { code: 'OUTPUT_NOT_WRITTEN', message: `could not write an output: ${error.message}`, hint: 'check that the output folder is writable and the disk is not full' };
+    result.status = caseStatus(result.steps);
+  }
+}
+
+/** A case id as a folder name: no separators, nothing hidden. */
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_') || '_';
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { VERSION } from '../version.js';
+import { FileHasher } from './file-hash.js';
+import { Manifest } from './manifest.js';
+import type { CaseResult } from './result.js';
+import type { RunItem } from './run-item.js';
+
+/**
+ * What the output folder's manifest says about the cohort studies of a run: a study whose
+ * inputs and outputs are unchanged since it last passed is not run again. The hashes of a
+ * case's data files are taken once and serve both its resume key and its figures' provenance.
+ */
+export class Resume {
+  private readonly inputs = new Map<RunItem, Promise<Record<string, string>>>();
+
+  private constructor(
+    private readonly manifest: Manifest | undefined,
+    readonly hasher: FileHasher,
+    private readonly force: boolean,
+  ) {}
+
+  /** Reads the manifest when a case of the run is resumable; `force` runs every study again. */
+  static async open(items: readonly RunItem[], outputDir: string, force: boolean): Promise<Resume> {
+    const manifest = items.some((i) => i.resumable) ? await Manifest.open(outputDir) : undefined;
+    return new Resume(manifest, manifest?.hasher ?? new FileHasher(), force);
+  }
+
+  /** Set when an unreadable manifest was set aside. */
+  get notice(): string | undefined {
+    return this.manifest?.notice;
+  }
+
+  /** The SHA-256 of each data file of a case (`missing` for one that is not there). */
+  inputFiles(item: RunItem): Promise<Record<string, string>> {
+    let files = this.inputs.get(item);
+    if (!files) this.inputs.set(item, (files = hashFiles(item.case.inputs, this.hasher)));
+    return files;
+  }
+
+  /** The hash a resumable case is recorded under; empty for the others. */
+  async inputHash(item: RunItem): Promise<string> {
+    return item.resumable ? hashInputs(item, await this.inputFiles(item)) : '';
+  }
+
+  /** True when the manifest holds the case as done with these inputs and its outputs are as written. */
+  async isUpToDate(item: RunItem, inputHash: string): Promise<boolean> {
+    return this.manifest !== undefined && item.resumable && !this.force && (await this.manifest.isUpToDate(item.resumeKey, inputHash));
+  }
+
+  /**
+   * Records a resumable case that passed, once its outputs are written. A study that runs
+   * again keeps its old record until it passes: should this run be killed, whatever it
+   * rewrote no longer matches the recorded hashes, so it is not taken as done.
+   */
+  async record(item: RunItem, inputHash: string, result: CaseResult, outputs: ReadonlyMap<string, string>, notice: (message: string) => void): Promise<void> {
+    if (!this.manifest || !item.resumable || result.status !== 'passed') return;
+    try {
+      await this.manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() });
+    } catch (err) {
+      notice(`${item.info.name} passed but could not be recorded in ${this.manifest.path} (${(err as Error).message}); it runs again next time`);
+    }
+  }
+}
+
+/**
+ * What a study's result depends on: the playbook and its includes, the study's data files,
+ * and the compiled steps (which hold the variables' values). wbplay's version is part of it,
+ * since a new version may draw differently.
+ */
+function hashInputs(item: RunItem, files: Record<string, string>): string {
+  const h = createHash('sha256');
+  h.update(JSON.stringify({ wbplay: VERSION, sources: item.plan.sources.map((s) => s.sha256), steps: item.case.steps.map((s) => [s.kind, s.args]), study: item.case.study ?? null }));
+  h.update(JSON.stringify(files));
+  return h.digest('hex');
+}
+
+async function hashFiles(paths: readonly string[], hasher: FileHasher): Promise<Record<string, string>> {
+  const entries = await Promise.all(paths.map(async (p) => [p, (await hasher.hash(p)) ?? 'missing'] as const));
+  return Object.fromEntries(entries);
+}

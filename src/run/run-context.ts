@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { UpdateMode } from '../compare/golden.js';
+import type { Plan } from '../compile/plan.js';
+import type { Reporter } from '../report/reporter.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import type { Resume } from './resume.js';
+import type { RunItem } from './run-item.js';
+import type { Shard } from './shard.js';
+import type { WorkbenchSlot, WorkbenchSource } from './workbenches.js';
+
+export interface RunOptions {
+  plans: readonly Plan[];
+  /** Running workbenches (`{ urls }`) or a factory that starts them, e.g. `embeddedWorkbenches(2)`. */
+  workbenches: WorkbenchSource;
+  reporter: Reporter;
+  /** Reports, manifest and the artefacts of failed assertions go here. */
+  outputDir: string;
+  retry?: RetryPolicy;
+  /** Per step, all attempts included. */
+  timeoutMs?: number;
+  /** Stop taking new cases after the first that did not pass. */
+  failFast?: boolean;
+  golden?: { update: UpdateMode; ci: boolean };
+  /** Redo cohort studies the manifest says are up to date. */
+  force?: boolean;
+  shard?: Shard;
+  /** Ctrl-C: the current steps are aborted, the rest skipped, reports still written. */
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_STEP_TIMEOUT_MS = 120_000;
+
+/**
+ * One run as its stages see it: the options with their defaults, the cases it runs, what the
+ * manifest says about them, and the workbenches they run on.
+ */
+export class RunContext {
+  /** Unique per run: node markers carry it, so two runs on one workbench never mix up nodes. */
+  readonly runId = randomBytes(4).toString('hex');
+  readonly plans: readonly Plan[];
+  readonly reporter: Reporter;
+  readonly outputDir: string;
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly golden: { update: UpdateMode; ci: boolean };
+  readonly failFast: boolean;
+  readonly signal: AbortSignal;
+
+  constructor(
+    options: RunOptions,
+    readonly items: readonly RunItem[],
+    readonly resume: Resume,
+    readonly slots: readonly WorkbenchSlot[],
+  ) {
+    this.plans = options.plans;
+    this.reporter = options.reporter;
+    this.outputDir = options.outputDir;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+    this.golden = options.golden ?? { update: 'missing', ci: false };
+    this.failFast = options.failFast === true;
+    this.signal = options.signal ?? new AbortController().signal;
+  }
+
+  /** A line for the reports about the run, not about one step. */
+  readonly notice = (message: string): void => {
+    this.reporter.onNotice?.(message);
+  };
+}
