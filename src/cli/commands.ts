@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { RegisterCommand } from './command.js';
 import { registerDemoData } from './demo-data.js';
 import { registerMergeReports } from './merge-reports.js';
 import { registerPlan } from './plan.js';
@@ -7,13 +7,8 @@ import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 
-/**
- * A command module adds its subcommand to the program and reports its exit code through
- * `setExitCode`; adding a command is one module and one line here.
- */
-export type RegisterCommand = (program: Command, setExitCode: (code: number) => void) => void;
-
-export const commands: RegisterCommand[] = [
+/** Every subcommand, in the order `wbplay --help` lists them. */
+export const commands: readonly RegisterCommand[] = [
   registerDemoData,
   registerValidate,
   registerPlan,

@@ -4,17 +4,17 @@ import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
 import { commands } from './commands.js';
+import { CommandError, EXIT, reportError, type ExitCode } from './errors.js';
 
-/** Exit codes shared by every command: 0 success, 1 a run failed, 2 bad input or usage. */
-export const EXIT_USAGE = 2;
-
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<ExitCode> {
   const program = new Command('wbplay')
     .description('Drive a medical-image workbench from declarative YAML playbooks.')
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError();
-  let exitCode = 0;
+    .showHelpAfterError()
+    // Commander's own complaints (unknown option, missing argument) look like every other error.
+    .configureOutput({ outputError: (text) => reportError(new CommandError('USAGE', text.trim().replace(/^error: /, ''))) });
+  let exitCode: ExitCode = EXIT.ok;
   for (const register of commands) {
     register(program, (code) => {
       exitCode = code;
@@ -24,8 +24,8 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     const code = (err as { code?: string; exitCode?: number }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return 0;
-    if (typeof code === 'string' && code.startsWith('commander.')) return EXIT_USAGE;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.ok;
+    if (typeof code === 'string' && code.startsWith('commander.')) return EXIT.usage;
     throw err;
   }
   return exitCode;
@@ -48,8 +48,9 @@ if (startedAsProgram()) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
-      process.exitCode = 1;
+      // Only a bug gets here: the stack goes with it, for the report.
+      process.exitCode = reportError(new CommandError('INTERNAL', err instanceof Error ? err.message : String(err), 'this is a bug in wbplay; please report it with the trace below', EXIT.failed));
+      if (err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     },
   );
 }

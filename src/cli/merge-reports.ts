@@ -1,8 +1,6 @@
 import { resolve } from 'node:path';
-import type { RegisterCommand } from './commands.js';
-
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
+import type { RegisterCommand } from './command.js';
+import { EXIT, reportError } from './errors.js';
 
 /** `wbplay merge-reports`: the reports of the shards of one run, as one report. */
 export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
@@ -19,11 +17,10 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
         const written = await writeReportFiles(result, out);
         const s = result.summary;
         process.stdout.write(`merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`);
-        setExitCode(result.status === 'failed' || result.status === 'error' ? EXIT_FAILED : 0);
+        setExitCode(result.status === 'failed' || result.status === 'error' ? EXIT.failed : EXIT.ok);
       } catch (err) {
-        const e = err as Error & { hint?: string };
-        process.stderr.write(`wbplay merge-reports: ${e.message}${e.hint ? `\n  hint: ${e.hint}` : ''}\n`);
-        setExitCode(EXIT_USAGE);
+        // Report errors carry their code and hint; anything else is still a problem of the input folders.
+        setExitCode(reportError(err, { code: 'MERGE_FAILED', exitCode: EXIT.usage }));
       }
     });
 };

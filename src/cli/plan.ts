@@ -1,25 +1,23 @@
-import type { RegisterCommand } from './commands.js';
-import { collectVar } from './validate.js';
-
-const EXIT_INVALID = 2;
+import { collect, type RegisterCommand } from './command.js';
+import { EXIT } from './errors.js';
 
 export const registerPlan: RegisterCommand = (program, setExitCode) => {
   program
     .command('plan')
     .description('print the compiled plan (cases, numbered steps with their source lines and resolved values) without contacting any workbench')
     .argument('<playbook>', 'playbook file')
-    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collectVar, [])
+    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
     .option('--json', 'print the plan as JSON')
     .option('--check-files', 'require the files that steps read to exist (default)', true)
     .option('--no-check-files', 'do not require the files that steps read to exist')
     .action(async (file: string, opts: { var: string[]; json?: boolean; checkFiles: boolean }) => {
       const [{ compileAll }, { formatPlan }] = await Promise.all([import('./compile-input.js'), import('../compile/index.js')]);
-      const [plan] = (await compileAll('plan', [file], opts.var, { checkFiles: opts.checkFiles })) ?? [];
+      const [plan] = compileAll([file], opts.var, { checkFiles: opts.checkFiles }) ?? [];
       if (!plan) {
-        setExitCode(EXIT_INVALID);
+        setExitCode(EXIT.usage);
         return;
       }
       process.stdout.write(opts.json ? `${JSON.stringify(plan, null, 2)}\n` : formatPlan(plan));
-      setExitCode(0);
+      setExitCode(EXIT.ok);
     });
 };

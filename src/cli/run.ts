@@ -1,14 +1,10 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Plan } from '../compile/plan.js';
+import type { RetryPolicy } from '../run/retry.js';
 import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
-import type { RegisterCommand } from './commands.js';
-import { collectVar } from './validate.js';
-
-const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
-/** The shell's code for a run stopped by Ctrl-C. */
-const EXIT_INTERRUPTED = 130;
+import { collect, wholeNumber, type RegisterCommand } from './command.js';
+import { CommandError, describeError, EXIT, reportError, type ExitCode } from './errors.js';
 
 interface RunCliOptions {
   url: string[];
@@ -49,17 +45,17 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .command('run')
     .description('run playbooks against a workbench: figures, golden-image assertions and reports')
     .argument('<playbook...>', 'playbook files')
-    .option('--url <url>', 'workbench URL (repeat for one workbench per worker)', collectVar, [])
+    .option('--url <url>', 'workbench URL (repeat for one workbench per worker)', collect, [])
     .option('--token-env <name>', 'environment variable holding the workbench API token')
     .option('--allow-insecure-token', 'send the token over plain http:// to a host that is not loopback')
     .option('--launch', 'start the workbench (MITK_WORKBENCH) for the run, one per worker')
     .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
-    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collectVar, [])
+    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
     .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
-    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collectVar, [])
+    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collect, [])
     .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
     .option('--grep <regex>', 'run only cases whose name matches')
-    .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collectVar, [])
+    .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
     .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
     .option('--fail-fast', 'stop starting new cases after the first failure')
@@ -72,66 +68,39 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     });
 };
 
-class UsageError extends Error {}
-
-async function runCommand(files: string[], opts: RunCliOptions): Promise<number> {
-  const { compileAll } = await import('./compile-input.js');
-  let settings: Settings;
+async function runCommand(files: string[], opts: RunCliOptions): Promise<ExitCode> {
   try {
-    settings = readSettings(opts);
+    return await runChecked(files, opts);
   } catch (err) {
-    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
+    // Whatever stops a run before it starts (options, shard, reporters) is the user's to change.
+    return reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage });
   }
+}
+
+async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCode> {
+  const [{ compileAll }, { DEFAULT_RETRY }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js')]);
+  const settings = readSettings(opts, DEFAULT_RETRY);
   const vars = opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var;
-  const compiled = await compileAll('run', files, vars);
-  if (!compiled) return EXIT_USAGE;
-  let plans: Plan[];
-  try {
-    plans = filterCases(compiled, opts);
-  } catch (err) {
-    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
-  }
-  if (plans.every((p) => p.cases.length === 0)) {
-    process.stderr.write('wbplay run: no case matches --grep/--tag\n');
-    return EXIT_USAGE;
-  }
+  const compiled = compileAll(files, vars);
+  if (!compiled) return EXIT.usage;
+  const plans = filterCases(compiled, opts);
+  if (plans.every((p) => p.cases.length === 0)) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
 
-  let choice: WorkbenchChoice;
-  try {
-    choice = workbenchChoice(plans, opts, settings.workers);
-  } catch (err) {
-    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
-  }
+  const choice = workbenchChoice(plans, opts, settings.workers);
   if (choice.kind === 'embedded' && !opts.quiet) {
     process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${choice.count > 1 ? ` ×${choice.count}` : ''}\n`);
   }
 
   const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js'), workbenchSource(choice)]);
-  let shard;
-  try {
-    shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-  } catch (err) {
-    process.stderr.write(`wbplay run: ${(err as Error).message}\n`);
-    return EXIT_USAGE;
-  }
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   const outputDir = resolve(opts.out ?? 'wbplay-out');
   const isTTY = process.stdout.isTTY === true;
-  let reporters;
-  try {
-    reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), { outputDir, stream: process.stdout, isTTY, env: process.env });
-  } catch (err) {
-    const e = err as Error & { hint?: string };
-    process.stderr.write(`wbplay run: ${e.message}${e.hint ? `; ${e.hint}` : ''}\n`);
-    return EXIT_USAGE;
-  }
+  const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), { outputDir, stream: process.stdout, isTTY, env: process.env });
 
   const ci = isCi(process.env);
   const controller = new AbortController();
   const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
     process.stderr.write('\nwbplay: stopping (the current steps end, reports are written); Ctrl-C again to quit at once\n');
     controller.abort(Object.assign(new Error('the run was interrupted'), { code: 'INTERRUPTED' }));
   };
@@ -151,45 +120,50 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<number>
       ...(shard ? { shard } : {}),
       signal: controller.signal,
     });
-    for (const failure of reporters.failures) process.stderr.write(`wbplay: the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}\n`);
-    if (opts.quiet) process.stderr.write(quietSummary(result));
-    if (controller.signal.aborted) return EXIT_INTERRUPTED;
-    return result.status === 'passed' || result.status === 'skipped' ? 0 : EXIT_FAILED;
-  } catch (err) {
-    const e = err as Error & { code?: string };
-    if (e.code === 'INSECURE_TOKEN') {
-      process.stderr.write('wbplay run: refusing to send the API token in cleartext over http:// to a host that is not loopback; use https://, or pass --allow-insecure-token if the network is trusted\n');
-      return EXIT_USAGE;
+    for (const failure of reporters.failures) {
+      // The run went on without the reporter; its result, not this, decides the exit code.
+      reportError(new CommandError('REPORTER_FAILED', `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`));
     }
-    process.stderr.write(`wbplay run: ${e.message}${e.code ? ` (${e.code})` : ''}\n`);
-    return EXIT_FAILED;
+    if (opts.quiet) process.stderr.write(quietSummary(result));
+    if (controller.signal.aborted) return EXIT.interrupted;
+    return result.status === 'passed' || result.status === 'skipped' ? EXIT.ok : EXIT.failed;
+  } catch (err) {
+    return runFailure(err);
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
 }
 
+/** Why `runPlans` threw: a refused token is the user's to fix; anything else ends the run as failed. */
+function runFailure(err: unknown): ExitCode {
+  if (describeError(err, 'RUN_FAILED').code === 'INSECURE_TOKEN') {
+    return reportError(new CommandError('INSECURE_TOKEN', 'refusing to send the API token in cleartext over http:// to a host that is not loopback', 'use https://, or pass --allow-insecure-token if the network is trusted'));
+  }
+  return reportError(err, { code: 'RUN_FAILED', exitCode: EXIT.failed });
+}
+
 interface Settings {
   workers?: number;
-  retry?: { retries: number; minDelayMs: number; maxDelayMs: number; factor: number };
+  retry?: RetryPolicy;
   timeoutMs?: number;
   /** Absent: missing goldens are written, except in CI where they fail. */
   update?: (typeof UPDATE_MODES)[number];
 }
 
-function readSettings(opts: RunCliOptions): Settings {
+function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings {
   const settings: Settings = {};
   if (opts.updateGoldens !== undefined) settings.update = opts.updateGoldens === true ? 'changed' : (opts.updateGoldens as Settings['update'] & string);
   if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
-  if (opts.retries !== undefined) settings.retry = { retries: whole('--retries', opts.retries, 0), minDelayMs: 200, maxDelayMs: 5000, factor: 2 };
+  if (opts.retries !== undefined) settings.retry = { ...defaultRetry, retries: whole('--retries', opts.retries, 0) };
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
-  if (opts.launch && opts.url.length > 0) throw new UsageError('--launch starts its own workbenches: leave out --url');
+  if (opts.launch && opts.url.length > 0) throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
   return settings;
 }
 
 function whole(name: string, value: string, min: number): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be a whole number of at least ${min}, got '${value}'`);
+  const n = wholeNumber(value);
+  if (n === undefined || n < min) throw new CommandError('BAD_OPTION', `${name} must be a whole number of at least ${min}, got '${value}'`);
   return n;
 }
 
@@ -203,7 +177,7 @@ function workbenchChoice(plans: readonly Plan[], opts: RunCliOptions, workers: n
   const urls = opts.url.length > 0 ? opts.url : fromPlan ? [fromPlan] : process.env.WORKBENCH_URL ? [process.env.WORKBENCH_URL] : [];
   if (urls.length === 0) return { kind: 'embedded', count: workers ?? 1 };
   if (workers !== undefined && workers !== urls.length) {
-    throw new UsageError(`--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time): give --url ${workers} times, or --launch`);
+    throw new CommandError('BAD_OPTION', `--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time)`, `give --url ${workers} times, or --launch`);
   }
   const token = tokenFor(plans, opts);
   return { kind: 'urls', urls: { urls, ...(token !== undefined ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) } };
@@ -220,11 +194,11 @@ function tokenFor(plans: readonly Plan[], opts: RunCliOptions): string | undefin
   const fromPlan = plans.find((p) => p.workbench.token)?.workbench.token;
   const name = opts.tokenEnv ?? (fromPlan && 'env' in fromPlan ? fromPlan.env : undefined);
   if (name === undefined) {
-    if (fromPlan) throw new UsageError('the playbook holds the API token itself; keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME');
+    if (fromPlan) throw new CommandError('TOKEN_IN_PLAYBOOK', 'the playbook holds the API token itself', 'keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME');
     return undefined;
   }
   const token = process.env[name];
-  if (token === undefined || token === '') throw new UsageError(`the token's environment variable ${name} is not set`);
+  if (token === undefined || token === '') throw new CommandError('TOKEN_NOT_SET', `the token's environment variable ${name} is not set`, `set ${name} to the workbench's API token, or name another variable with --token-env`);
   return token;
 }
 
@@ -235,7 +209,7 @@ function filterCases(plans: readonly Plan[], opts: RunCliOptions): Plan[] {
     try {
       grep = new RegExp(opts.grep);
     } catch (err) {
-      throw new UsageError(`--grep: ${(err as Error).message}`);
+      throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
     }
   }
   return plans

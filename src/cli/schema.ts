@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { RegisterCommand } from './commands.js';
+import type { RegisterCommand } from './command.js';
+import { EXIT } from './errors.js';
 
 export const registerSchema: RegisterCommand = (program, setExitCode) => {
   program
@@ -9,6 +10,6 @@ export const registerSchema: RegisterCommand = (program, setExitCode) => {
       // The published file is generated from the step registry and checked against it by a test.
       const text = await readFile(new URL('../../schemas/playbook.schema.json', import.meta.url), 'utf8');
       process.stdout.write(text);
-      setExitCode(0);
+      setExitCode(EXIT.ok);
     });
 };

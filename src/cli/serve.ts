@@ -1,13 +1,9 @@
 // The fault grammar is tiny and import-free, so `--help` can show it without loading the server.
 import { FAULT_SPEC_HELP } from '../sim/faults.js';
-import type { RegisterCommand } from './commands.js';
-
-const EXIT_USAGE = 2;
-const EXIT_FAILURE = 1;
+import { collect, wholeNumber, type RegisterCommand } from './command.js';
+import { EXIT, fail } from './errors.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
-const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 interface ServeOptions {
   host: string;
@@ -45,16 +41,13 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
     .option('--allow-remote', 'allow a non-loopback --host without a token')
     .addHelpText('after', FAULT_HELP)
     .action(async (opts: ServeOptions) => {
-      const usage = (message: string): void => {
-        console.error(`wbplay serve: ${message}`);
-        setExitCode(EXIT_USAGE);
-      };
-      const port = /^\d{1,5}$/.test(opts.port) ? Number(opts.port) : NaN;
-      if (!(port >= 0 && port <= 65535)) return usage(`--port must be a number from 0 to 65535, got '${opts.port}'`);
+      const usage = (message: string, hint?: string): void => setExitCode(fail('BAD_OPTION', message, hint));
+      const port = wholeNumber(opts.port);
+      if (port === undefined || port > 65535) return usage(`--port must be a number from 0 to 65535, got '${opts.port}'`);
       const token = opts.token ?? (process.env.WBPLAY_TOKEN || undefined);
       // Without a token anyone who can reach a non-loopback interface could load, read and change data.
       if (!LOOPBACK_HOSTS.has(opts.host) && token === undefined && !opts.allowRemote) {
-        return usage(`--host ${opts.host} is reachable from other machines; set --token (or WBPLAY_TOKEN), or pass --allow-remote to serve without one`);
+        return usage(`--host ${opts.host} is reachable from other machines`, 'set --token (or WBPLAY_TOKEN), or pass --allow-remote to serve without one');
       }
       const inactive = opts.inactive ?? [];
       const badEditor = inactive.find((e) => e !== 'stdmulti' && e !== 'mxn');
@@ -62,8 +55,8 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       // Listening on a public interface only makes sense if other machines may then connect.
       const clientAccess = opts.clientAccess ?? (LOOPBACK_HOSTS.has(opts.host) ? 'localhost' : 'all');
       if (clientAccess !== 'localhost' && clientAccess !== 'all') return usage(`--client-access takes localhost or all, got '${clientAccess}'`);
-      const rate = opts.rateLimit === undefined ? undefined : /^\d+$/.test(opts.rateLimit) ? Number(opts.rateLimit) : NaN;
-      if (rate !== undefined && !(rate >= 1)) return usage(`--rate-limit must be a whole number of requests per minute (1 or more), got '${opts.rateLimit}'`);
+      const rate = opts.rateLimit === undefined ? undefined : wholeNumber(opts.rateLimit);
+      if (opts.rateLimit !== undefined && (rate === undefined || rate < 1)) return usage(`--rate-limit must be a whole number of requests per minute (1 or more), got '${opts.rateLimit}'`);
 
       const { startReferenceWorkbench, WorkbenchConfigError } = await import('../sim/index.js');
       let handle;
@@ -83,11 +76,9 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       } catch (err) {
         if (err instanceof WorkbenchConfigError) return usage(`${FLAGS[err.option] ?? err.option}${err.message.slice(err.option.length)}`);
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') console.error(`wbplay serve: port ${port} on ${opts.host} is in use; choose another --port (0 picks a free one)`);
-        else if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') console.error(`wbplay serve: cannot listen on ${opts.host}; use an address of this machine`);
-        else console.error(`wbplay serve: cannot start: ${err instanceof Error ? err.message : String(err)}`);
-        setExitCode(EXIT_FAILURE);
-        return;
+        if (code === 'EADDRINUSE') return setExitCode(fail('PORT_IN_USE', `port ${port} on ${opts.host} is in use`, 'choose another --port (0 picks a free one)', EXIT.failed));
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return setExitCode(fail('HOST_UNAVAILABLE', `cannot listen on ${opts.host}`, 'use an address of this machine', EXIT.failed));
+        return setExitCode(fail('SERVER_FAILED', `cannot start: ${err instanceof Error ? err.message : String(err)}`, undefined, EXIT.failed));
       }
       console.log(`wbplay reference workbench listening on ${handle.url} (API at ${handle.url}/api/v1${token === undefined ? '' : ', bearer token required'})`);
       await new Promise<void>((resolve) => {
@@ -102,10 +93,9 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       try {
         await handle.stop();
         console.log('wbplay reference workbench stopped');
-        setExitCode(0);
+        setExitCode(EXIT.ok);
       } catch (err) {
-        console.error(`wbplay serve: ${err instanceof Error ? err.message : String(err)}`);
-        setExitCode(EXIT_FAILURE);
+        setExitCode(fail('SERVER_FAILED', `cannot stop: ${err instanceof Error ? err.message : String(err)}`, undefined, EXIT.failed));
       }
     });
 };

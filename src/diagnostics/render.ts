@@ -1,5 +1,11 @@
 import type { Diagnostic } from './diagnostic.js';
 
+/**
+ * What the renderer draws: a diagnostic, or any other error that has a code, a message and
+ * perhaps a hint (the command line's own errors are drawn the same way).
+ */
+export type Renderable = Omit<Diagnostic, 'code'> & { code: string };
+
 export interface RenderOptions {
   /** The text of a file by its shown path, to quote the offending line. */
   source(file: string): string | undefined;
@@ -21,7 +27,7 @@ const RESET = '\u001b[0m';
  *        |     ^^^^^^^^^
  *        = hint: did you mean `screenshot`?
  */
-export function renderDiagnostic(d: Diagnostic, options: RenderOptions): string {
+export function renderDiagnostic(d: Renderable, options: RenderOptions): string {
   const paint = (style: string, text: string): string => (options.color ? `${style}${text}${RESET}` : text);
   const out: string[] = [`${paint(RED, `error[${d.code}]`)}${paint(BOLD, `: ${d.message}`)}`];
   const span = d.span;
@@ -63,10 +69,4 @@ function sourceLine(text: string, line: number): string | undefined {
   }
   const end = text.indexOf('\n', start);
   return text.slice(start, end < 0 ? text.length : end).replace(/\r$/, '');
-}
-
-/** Colour only for a terminal, and never when `NO_COLOR` is set (https://no-color.org). */
-export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return stream.isTTY === true;
 }

@@ -1,9 +1,10 @@
 import type { Status } from '../run/result.js';
 
 /**
- * Terminal colours. A dozen SGR codes written here rather than taken from a library: the
- * decision (TTY and NO_COLOR of the given environment, not of this process) must follow the
- * stream a reporter writes to, which the colour libraries decide once, globally, at import.
+ * Terminal colours. Whether to colour is decided here for every output of wbplay (reporters,
+ * diagnostics, command errors); the palette draws the reporters' colours. A dozen SGR codes
+ * written here rather than taken from a library: the decision must follow the stream being
+ * written to and the environment given, which the colour libraries decide once, at import.
  */
 export interface Palette {
   readonly enabled: boolean;
@@ -15,11 +16,23 @@ export interface Palette {
   bold(text: string): string;
 }
 
-/** Colour only on a terminal, and never when NO_COLOR is set to anything (no-color.org) or TERM is dumb. */
-export function useColor(isTTY: boolean, env: Readonly<Record<string, string | undefined>>): boolean {
-  if (!isTTY) return false;
+/** A stream, or just whether it is a terminal. */
+export type ColorTarget = { isTTY?: boolean } | boolean;
+
+/**
+ * Whether to colour what goes to `target`:
+ * - FORCE_COLOR set to anything but `0` or `false` colours even a pipe (and wins over the rest,
+ *   as in Node itself), while `0` or `false` turns colour off even on a terminal;
+ * - else never with NO_COLOR set to anything (no-color.org), never off a terminal, and never
+ *   on a terminal that says it cannot (TERM=dumb).
+ * An empty variable counts as unset, as no-color.org asks.
+ */
+export function useColor(target: ColorTarget, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return env.TERM !== 'dumb';
+  const isTTY = typeof target === 'boolean' ? target : target.isTTY === true;
+  return isTTY && env.TERM !== 'dumb';
 }
 
 export function createPalette(enabled: boolean): Palette {

@@ -8,7 +8,8 @@ import { stem } from '../../src/compile/foreach.js';
 import { glob } from '../../src/compile/glob.js';
 import { expand } from '../../src/compile/interpolate.js';
 import { closest, editDistance } from '../../src/diagnostics/did-you-mean.js';
-import { renderDiagnostic, useColor } from '../../src/diagnostics/render.js';
+import { renderDiagnostic } from '../../src/diagnostics/render.js';
+import { useColor } from '../../src/report/colors.js';
 import { parseWindowAddress } from '../../src/steps/window-address.js';
 
 test('edit distance counts a swap of neighbours as one edit; suggestions stay close', () => {
