@@ -1,48 +1,54 @@
-// The public API of wbplay: a deliberate, short list.
+// The public API of wbplay: what a program needs to drive a workbench, run playbooks and read
+// their results. Everything else is internal and may change without notice; test/index.test.ts
+// lists this surface, so a change to it shows in review.
+
 export { VERSION } from './version.js';
-export { compareImages } from './compare/compare-images.js';
-export type { AreaResult, CompareOptions, Comparison, ComparisonKind, ImageInput, RegionResult } from './compare/compare-images.js';
-export type { RegionOptions, Tolerance } from './compare/tolerance.js';
-export type { Rect, RgbaImage, Size } from './compare/image.js';
-export { checkGolden } from './compare/golden.js';
-export type { GoldenCheck, GoldenOutcome, UpdateMode } from './compare/golden.js';
-export { captureStable } from './compare/stable.js';
-export type { StableCapture, StableOptions } from './compare/stable.js';
-export { writeFileAtomic } from './compare/atomic-write.js';
-export { decodePng } from './compare/png-decode.js';
-export { addPngText, readPngText } from './compare/png-text.js';
-export { readProvenance, stampProvenance } from './compare/provenance.js';
-export type { FigureProvenance } from './compare/provenance.js';
-export { CompareError } from './compare/compare-error.js';
-export type { CompareErrorCode } from './compare/compare-error.js';
-export { compilePlaybook, loadPlaybook, formatPlan, PLAN_VERSION } from './compile/index.js';
-export type { CompileOptions, CompileResult, Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench } from './compile/index.js';
+
+// The client of the workbench REST API, launching and finding workbenches.
+export { connect, WorkbenchClient, launchWorkbench, discover, float } from './client/index.js';
+export type { ConnectOptions, CallOptions, ExchangeEvent, LaunchOptions, LaunchedWorkbench, LayoutDocument, NodeInfo, ServerInfo, Camera, CameraPatch, Screenshot } from './client/index.js';
+
+// Errors: every one carries a stable `code`.
+export { WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError } from './client/index.js';
 export { PlaybookError } from './diagnostics/diagnostic.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.js';
-export { renderDiagnostics } from './diagnostics/render.js';
-export { startReferenceWorkbench } from './sim/server.js';
-export { embeddedWorkbenches } from './sim/embedded.js';
-export type { ReferenceWorkbenchHandle, ReferenceWorkbenchOptions } from './sim/server.js';
-export { connect, WorkbenchClient, launchWorkbench, discover, float, WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError } from './client/index.js';
-export type { ConnectOptions, CallOptions, ExchangeEvent, LaunchOptions, LaunchedWorkbench, LayoutDocument, NodeInfo, ServerInfo, Camera, CameraPatch, Screenshot } from './client/index.js';
-export type { Attempt, Artefact, CaseInfo, CaseResult, ErrorInfo, ImageAssertion, Provenance, RunResult, SourceSpan, Status, StepInfo, StepResult, Summary } from './run/result.js';
-export { RESULT_VERSION } from './run/result.js';
-export type { OutputStream, Reporter, RunStartInfo } from './report/reporter.js';
-export { ReporterFanout } from './report/fan-out.js';
-export type { ReporterFailure } from './report/fan-out.js';
-export { createReporters, parseReporterNames, writeReportFiles } from './report/factory.js';
-export type { ReporterName, ReporterSetup } from './report/factory.js';
-export { renderJunit } from './report/junit.js';
-export { renderHtml } from './report/html.js';
-export { mergeReports, mergeRunResults } from './report/merge.js';
-export { readRunResult } from './report/read-report.js';
+export { CompareError } from './compare/compare-error.js';
+export type { CompareErrorCode } from './compare/compare-error.js';
 export { ReportError } from './report/report-error.js';
 export type { ReportErrorCode } from './report/report-error.js';
-export { runPlans, DEFAULT_STEP_TIMEOUT_MS } from './run/runner.js';
+
+// Playbooks: load (throws on any problem) or compile (returns every problem), print a plan.
+export { loadPlaybook, compilePlaybook, formatPlan, PLAN_VERSION } from './compile/index.js';
+export type { CompileOptions, CompileResult, Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench } from './compile/index.js';
+export { renderDiagnostics } from './diagnostics/render.js';
+
+// Running plans, and the reporter events the runner emits.
+export { runPlans } from './run/runner.js';
 export type { RunOptions } from './run/runner.js';
 export { launchedWorkbenches } from './run/workbenches.js';
 export type { StartedWorkbench, WorkbenchFactory, WorkbenchSource, WorkbenchUrls } from './run/workbenches.js';
 export { DEFAULT_RETRY } from './run/retry.js';
 export type { RetryPolicy } from './run/retry.js';
-export { parseShard } from './run/shard.js';
 export type { Shard } from './run/shard.js';
+export type { UpdateMode } from './compare/golden.js';
+export type { OutputStream, Reporter, RunStartInfo } from './report/reporter.js';
+export { createReporters } from './report/factory.js';
+export type { ReporterName, ReporterSetup } from './report/factory.js';
+export type { ReporterFanout, ReporterFailure } from './report/fan-out.js';
+
+// Results: the tree `runPlans` returns and report.json holds.
+export { RESULT_VERSION } from './run/result.js';
+export type { Attempt, Artefact, CaseInfo, CaseResult, ErrorInfo, ImageAssertion, Provenance, RunResult, SourceSpan, Status, StepInfo, StepResult, Summary } from './run/result.js';
+export { readProvenance } from './compare/provenance.js';
+export type { FigureProvenance } from './compare/provenance.js';
+
+// Image comparison.
+export { compareImages } from './compare/compare-images.js';
+export type { AreaResult, CompareOptions, Comparison, ComparisonKind, ImageInput, RegionResult } from './compare/compare-images.js';
+export type { RegionOptions, Tolerance } from './compare/tolerance.js';
+export type { Rect, RgbaImage, Size } from './compare/image.js';
+
+// The reference workbench, to try and test without MITK; embedded ones as the workbenches of a run.
+export { startReferenceWorkbench } from './sim/server.js';
+export { embeddedWorkbenches } from './sim/embedded.js';
+export type { ReferenceWorkbenchHandle, ReferenceWorkbenchOptions } from './sim/server.js';

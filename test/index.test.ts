@@ -1,0 +1,64 @@
+// The public API is a decision: these lists are the whole surface of `import ... from 'wbplay'`,
+// so adding or removing a name is a visible change of this file in review.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+
+const VALUES = [
+  'CompareError', 'DEFAULT_RETRY', 'PLAN_VERSION', 'PlaybookError', 'RESULT_VERSION', 'ReportError', 'VERSION',
+  'WorkbenchApiError', 'WorkbenchClient', 'WorkbenchError', 'WorkbenchLaunchError', 'WorkbenchNetworkError', 'WorkbenchProtocolError', 'WorkbenchUsageError',
+  'compareImages', 'compilePlaybook', 'connect', 'createReporters', 'discover', 'embeddedWorkbenches', 'float', 'formatPlan', 'launchWorkbench',
+  'launchedWorkbenches', 'loadPlaybook', 'readProvenance', 'renderDiagnostics', 'runPlans', 'startReferenceWorkbench',
+];
+
+/** Names that exist for TypeScript only (`export type`). */
+const TYPES = [
+  'AreaResult', 'Artefact', 'Attempt', 'CallOptions', 'Camera', 'CameraPatch', 'CaseInfo', 'CaseResult', 'CompareErrorCode', 'CompareOptions',
+  'Comparison', 'ComparisonKind', 'CompileOptions', 'CompileResult', 'ConnectOptions', 'Diagnostic', 'DiagnosticCode', 'ErrorInfo', 'ExchangeEvent',
+  'FigureProvenance', 'ImageAssertion', 'ImageInput', 'LaunchOptions', 'LaunchedWorkbench', 'LayoutDocument', 'NodeInfo', 'OutputStream', 'Plan',
+  'PlanCase', 'PlanSpan', 'PlanStep', 'PlanWorkbench', 'Provenance', 'Rect', 'ReferenceWorkbenchHandle', 'ReferenceWorkbenchOptions', 'RegionOptions',
+  'RegionResult', 'ReportErrorCode', 'Reporter', 'ReporterFailure', 'ReporterFanout', 'ReporterName', 'ReporterSetup', 'RetryPolicy', 'RgbaImage',
+  'RunOptions', 'RunResult', 'RunStartInfo', 'Screenshot', 'ServerInfo', 'Shard', 'Size', 'SourceSpan', 'Span', 'StartedWorkbench', 'Status', 'StepInfo',
+  'StepResult', 'Summary', 'Tolerance', 'UpdateMode', 'WorkbenchFactory', 'WorkbenchSource', 'WorkbenchUrls',
+];
+
+/** Every name the package root exports, values and types, as the TypeScript compiler sees it. */
+function compiledExportNames(): string[] {
+  const program = ts.createProgram([INDEX], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(INDEX);
+  const module = source && checker.getSymbolAtLocation(source);
+  assert.ok(module, 'src/index.ts is a module');
+  return checker.getExportsOfModule(module).map((s) => s.name);
+}
+
+test('the package root exports exactly these values', async () => {
+  const api = (await import('../src/index.js')) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(api).sort(), VALUES);
+  for (const name of VALUES) assert.notEqual(api[name], undefined, name);
+});
+
+test('the package root exports exactly these types', async () => {
+  const values = new Set(Object.keys(await import('../src/index.js')));
+  const typeOnly = compiledExportNames().filter((name) => !values.has(name));
+  assert.deepEqual(typeOnly.sort(), TYPES);
+});
+
+test('what the README shows imported from wbplay is exported', () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+  const imported = [...readme.matchAll(/import \{([^}]*)\} from 'wbplay'/g)].flatMap((m) => (m[1] ?? '').split(',').map((n) => n.trim().replace(/^type /, '')));
+  const mentioned = [...readme.matchAll(/`(?:const \w+ = await )?(\w+)\([^`]*\)` \((?:also )?exported by `wbplay`\)/g)].map((m) => m[1] ?? '');
+  assert.ok(imported.length > 0 && mentioned.length > 0, 'the README shows the API');
+  for (const name of [...imported, ...mentioned]) assert.ok(VALUES.includes(name) || TYPES.includes(name), `${name} is not exported`);
+});
