@@ -71,6 +71,8 @@ class Reader {
     const first = this.lines[0];
     if (!first) return undefined;
     if (first.indent !== 0) giveUp();
+    // The `yaml` library counts indented comments after the last entry into the document's range.
+    if (/\n +#/.test(this.text.slice((this.lines[this.lines.length - 1] as Line).end))) giveUp();
     const node = this.block(0);
     if (this.i < this.lines.length) giveUp();
     return node;
@@ -102,7 +104,7 @@ class Reader {
       let item: YNode;
       if (at >= line.end || this.text[at] === '#') {
         this.i++;
-        item = this.nested(indent, at, dash + 1, true);
+        item = this.nested(indent, true);
       } else if (this.isDash(at)) {
         // A list starting on the dash's line: `- - a`.
         item = this.seq(at - line.start, at);
@@ -137,7 +139,7 @@ class Reader {
       let value: YNode;
       if (v >= line.end || this.text[v] === '#') {
         this.i++;
-        value = this.nested(indent, v, key.colon + 1, false);
+        value = this.nested(indent, false);
       } else {
         value = this.inlineValue(v, line);
         this.i++;
@@ -150,13 +152,17 @@ class Reader {
     return { type: 'map', start: first, end, entries };
   }
 
-  /** The value after `key:` or `-` with nothing else on the line: a deeper block, or null. */
-  private nested(indent: number, _restAt: number, nullAt: number, inSeq: boolean): YNode {
+  /**
+   * The value after `key:` or `-` with nothing else on the line: a deeper block. An empty
+   * value (null) is left to the `yaml` library, whose ranges around it follow rules of their
+   * own (where the null sits after a comment, whether the map's range takes in the newline).
+   */
+  private nested(indent: number, inSeq: boolean): YNode {
     const next = this.lines[this.i];
     if (next && next.indent > indent) return this.block(next.indent);
     // A list may sit at its key's own indentation.
     if (!inSeq && next && next.indent === indent && this.isDash(next.start + indent)) return this.seq(indent);
-    return { type: 'scalar', start: nullAt, end: nullAt, value: null, textStart: nullAt, verbatim: false };
+    return giveUp();
   }
 
   /** A plain scalar that goes on over the next, deeper line is beyond this reader. */
@@ -210,8 +216,10 @@ class Reader {
       node = this.plain(at, line.end, false);
       after = node.end;
     }
+    const valueEnd = after;
     while (this.text[after] === ' ') after++;
-    if (after < line.end && this.text[after] !== '#') giveUp();
+    // Only a comment may follow, and a comment needs a space before its `#`.
+    if (after < line.end && (this.text[after] !== '#' || after === valueEnd)) giveUp();
     return node;
   }
 
@@ -302,7 +310,9 @@ class Reader {
     const hash = body.indexOf(' #');
     if (colon >= 0 && (hash < 0 || colon < hash)) giveUp();
     if (hash >= 0) k = at + hash;
-    if (this.text.charCodeAt(k - 1) === COLON && (k === end || this.text.charCodeAt(k) === SPACE || this.text.charCodeAt(k) === NEWLINE)) giveUp();
+    // A trailing colon is an indicator: before a space or the line's end, and in a flow
+    // collection also before the `,`, `]` or `}` that ends the scalar.
+    if (this.text.charCodeAt(k - 1) === COLON && (inFlow || k === end || this.text.charCodeAt(k) === SPACE || this.text.charCodeAt(k) === NEWLINE)) giveUp();
     while (this.text.charCodeAt(k - 1) === SPACE) k--;
     const raw = this.text.slice(at, k);
     const value = resolvePlain(raw);

@@ -1,6 +1,6 @@
 // The fast reader must build exactly the tree the `yaml` library builds, or decline.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { Document, isCollection, visit } from 'yaml';
 import { fastParse } from '../../src/playbook/fast-parse.js';
 import { parseWithYaml } from '../../src/playbook/parse.js';
 import { SourceFile } from '../../src/playbook/source.js';
+import { mutate, mutation } from '../helpers/mutate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,6 +24,19 @@ function files(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
+/** Every YAML file below `dir`, at any depth; none when the folder does not exist. */
+function allFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.yaml') || f.endsWith('.yml'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+/** Every playbook of the repository: the examples, the test fixtures and the golden inputs. */
+const PLAYBOOKS = [join(root, 'playbooks'), join(root, 'test', 'fixtures'), join(root, 'test', 'golden')].flatMap(allFiles);
+
 test('the examples and fixtures read the same with both parsers, and the examples take the fast path', () => {
   const examples = files(join(root, 'playbooks'));
   for (const file of [...examples, ...files(join(root, 'test', 'golden', 'diagnostics'))]) {
@@ -31,6 +45,36 @@ test('the examples and fixtures read the same with both parsers, and the example
     if (examples.includes(file)) assert.ok(fast, `${file} should not need the slow path`);
     if (fast) assert.deepEqual(fast, reference(text), file);
   }
+});
+
+test('every playbook of the repository, at any depth, reads the same with both parsers', () => {
+  assert.ok(PLAYBOOKS.length >= 60, `only ${PLAYBOOKS.length} playbooks found`);
+  let fast = 0;
+  for (const file of PLAYBOOKS) {
+    const text = readFileSync(file, 'utf8');
+    const tree = fastParse(text);
+    if (!tree) continue;
+    fast++;
+    assert.deepEqual(tree, reference(text), file);
+  }
+  // Most playbooks are plain YAML; the comparison means something only if they take the fast path.
+  assert.ok(fast >= PLAYBOOKS.length / 2, `the fast reader took only ${fast} of ${PLAYBOOKS.length} playbooks`);
+});
+
+test('property: on mutated playbooks the fast reader agrees with the yaml library or declines, and never throws', () => {
+  const seeds = PLAYBOOKS.map((file) => readFileSync(file, 'utf8'));
+  let accepted = 0;
+  fc.assert(
+    fc.property(fc.nat({ max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 3 }), (seed, mutations) => {
+      const text = mutations.reduce(mutate, seeds[seed] ?? '');
+      const fast = fastParse(text);
+      if (!fast) return;
+      accepted++;
+      assert.deepEqual(fast, reference(text), text);
+    }),
+    { numRuns: 1500, seed: 7 },
+  );
+  assert.ok(accepted >= 300, `the fast reader took only ${accepted} of 1500 mutated playbooks`);
 });
 
 test('what the fast reader declines', () => {
@@ -47,6 +91,22 @@ test('what the fast reader declines', () => {
     'a: 0x1F\n',
     'a: .inf\n',
     '"quoted key": 1\n',
+  ]) {
+    assert.equal(fastParse(text), undefined, JSON.stringify(text));
+  }
+});
+
+test('inputs where the fast reader once disagreed with the yaml library are declined', () => {
+  for (const text of [
+    // A `#` right after a flow collection is not a comment: the yaml library refuses it.
+    'a: [0, 0, 0]#\n',
+    // A trailing colon in a flow collection is an indicator.
+    'a: { of: stdmulti/:, save: x.png }\n',
+    // Empty values and indented comments after the last entry: ranges by the yaml library's own rules.
+    '- a:\n- b\n',
+    'a:\n  b:\nc: 1\n',
+    '- a: # c\n- b\n',
+    'a:\n  b: 1\n  # c\n',
   ]) {
     assert.equal(fastParse(text), undefined, JSON.stringify(text));
   }

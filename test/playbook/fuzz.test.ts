@@ -9,36 +9,9 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { compilePlaybook } from '../../src/compile/index.js';
 import { renderDiagnostics } from '../../src/diagnostics/render.js';
+import { mutate, mutation } from '../helpers/mutate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-
-const SNIPPETS = [':', ': ', '-', '- ', '{', '}', '[', ']', '"', "'", ',', '#', '\n', '  ', '\t', '${', '}', '${out}', '${nope}', '${env.X}', '$${',
-  '&a', '*a', '!', '|', '---', 'load', 'stdmulti/3d', 'mxn/mxn__x', '1.5', '-3', 'null', 'true', '[1, 2]', '{ a: 1 }', 'node:ct', 'uid:', '\u00e9', '\r\n'];
-
-type Mutation = { at: number; del: number; insert: string } | { swap: [number, number] } | { dup: number };
-
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ at: fc.nat(), del: fc.integer({ min: 0, max: 6 }), insert: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 4 })) }),
-  fc.record({ swap: fc.tuple(fc.nat(), fc.nat()) }),
-  fc.record({ dup: fc.nat() }),
-);
-
-function apply(text: string, m: Mutation): string {
-  if ('insert' in m) {
-    const at = m.at % (text.length + 1);
-    return text.slice(0, at) + m.insert + text.slice(at + m.del);
-  }
-  const lines = text.split('\n');
-  if ('dup' in m) {
-    const i = m.dup % lines.length;
-    lines.splice(i, 0, lines[i] ?? '');
-  } else {
-    const i = m.swap[0] % lines.length;
-    const j = m.swap[1] % lines.length;
-    [lines[i], lines[j]] = [lines[j] ?? '', lines[i] ?? ''];
-  }
-  return lines.join('\n');
-}
 
 test('property: mutated playbooks never crash the compiler and every error has a place in the file', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-fuzz-'));
@@ -48,7 +21,7 @@ test('property: mutated playbooks never crash the compiler and every error has a
     let withErrors = 0;
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), async (seed, mutations) => {
-        const text = mutations.reduce(apply, seeds[seed] ?? '');
+        const text = mutations.reduce(mutate, seeds[seed] ?? '');
         await writeFile(file, text);
         const result = compilePlaybook(file, { env: {}, checkFiles: false, displayRoot: dir });
         if (result.diagnostics.length > 0) withErrors++;
