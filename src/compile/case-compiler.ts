@@ -3,7 +3,7 @@ import type { Span } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { translateErrors } from '../playbook/schema-errors.js';
 import { entry, type YNode } from '../playbook/tree.js';
-import { validators } from '../playbook/validators.generated.js';
+import { validators } from './validators.generated.js';
 import type { IncludeArgs } from '../steps/include.js';
 import { POST_RUN_KEYS } from '../steps/post-run/stages.js';
 import { isStepKind, registry } from '../steps/registry.js';

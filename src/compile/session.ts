@@ -5,7 +5,7 @@ import { parseSource } from '../playbook/parse.js';
 import { translateErrors, type DefMessages } from '../playbook/schema-errors.js';
 import { readSource, type SourceFile } from '../playbook/source.js';
 import { locate, toPlain, type PathSegment, type YMap, type YNode, type YScalar, type YSeq } from '../playbook/tree.js';
-import { validators } from '../playbook/validators.generated.js';
+import { validators } from './validators.generated.js';
 import { isAddressProblem, parseWindowAddress } from '../steps/window-address.js';
 import type { TemplateProblem } from './interpolate.js';
 import { topValidationSchema } from './schemas.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { translateErrors } from '../playbook/schema-errors.js';
-import { validators } from '../playbook/validators.generated.js';
+import { validators } from './layout-validator.generated.js';
 
 export interface LayoutProblem {
   path: (string | number)[];

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
-import { generate, SCHEMA_FILE, VALIDATORS_FILE } from '../../scripts/gen-schema.js';
+import { generate, LAYOUT_VALIDATOR_FILE, SCHEMA_FILE, VALIDATORS_FILE } from '../../scripts/gen-schema.js';
 import { compilePlaybook } from '../../src/compile/index.js';
 import { STEP_KINDS } from '../../src/steps/step-definition.js';
 
@@ -39,6 +39,7 @@ test('the published schema and the precompiled validators are what the registry 
   const fresh = await generate();
   assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), fresh.schema, 'schemas/playbook.schema.json is stale: run npm run gen-schema');
   assert.equal(readFileSync(VALIDATORS_FILE, 'utf8'), fresh.validators, 'the generated validators are stale: run npm run gen-schema');
+  assert.equal(readFileSync(LAYOUT_VALIDATOR_FILE, 'utf8'), fresh.layoutValidator, 'the generated layout validator is stale: run npm run gen-schema');
 });
 
 test('the published schema offers every step kind to editors', () => {
