@@ -114,7 +114,8 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
       const early = exit ? ' (the process exited early with code 0; a wrapper script may have started it elsewhere)' : '';
       return fail(new WorkbenchLaunchError('NOT_READY', `the workbench did not answer on port ${port} within ${timeoutMs} ms${early}`, exit?.code ?? null, await stderrTail()));
     }
-    await (exit ? sleep(PROBE_INTERVAL_MS) : Promise.race([sleep(PROBE_INTERVAL_MS), exited]));
+    // This wait keeps the process alive: once the workbench has exited, nothing else may.
+    await (exit ? sleep(PROBE_INTERVAL_MS, true) : Promise.race([sleep(PROBE_INTERVAL_MS, true), exited]));
   }
   await rm(prefs, { force: true });
 
@@ -198,6 +199,10 @@ export async function discover(opts: { ports?: readonly number[]; timeoutMs?: nu
   return found.filter((f): f is DiscoveredWorkbench => f !== null).sort((a, b) => a.port - b.port);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** A pause; unless `keepAlive`, it does not hold the process open by itself. */
+function sleep(ms: number, keepAlive = false): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (!keepAlive) timer.unref();
+  });
 }

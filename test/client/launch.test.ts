@@ -125,6 +125,17 @@ test('a workbench that never answers is killed after the timeout', async () => {
   assert.equal(alive(pid), false, 'the silent workbench was killed');
 });
 
+test('a wrapper that exits at once with code 0 is reported after the timeout, not left pending', async () => {
+  // With nothing else running, the wait between probes is all that keeps this process alive.
+  const exe = join(dir, 'wrapper');
+  await writeFile(exe, `#!${process.execPath}\nprocess.exit(0);\n`);
+  await chmod(exe, 0o755);
+  const err = await launchWorkbench({ executable: exe, port: await freePort(), timeoutMs: 800, env: {} }).catch((e: unknown) => e);
+  assert.ok(err instanceof WorkbenchLaunchError, String(err));
+  assert.equal(err.code, 'NOT_READY');
+  assert.match(err.message, /exited early with code 0/);
+});
+
 test('without an executable or with a missing one the launch fails clearly', async () => {
   await assert.rejects(launchWorkbench({ env: {} }), (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'NO_EXECUTABLE' && e.message.includes('MITK_WORKBENCH'));
   await assert.rejects(launchWorkbench({ executable: join(dir, 'nope'), port: await freePort() }), (e: unknown) => e instanceof WorkbenchLaunchError && e.code === 'EXECUTABLE_NOT_FOUND');
