@@ -26,6 +26,7 @@ export class JsonSyntaxError extends Error {
  * the walk below only ever sees valid JSON.
  */
 export function parseJson(text: string): Json {
+  checkNesting(text);
   try {
     JSON.parse(text);
   } catch (err) {
@@ -33,6 +34,30 @@ export function parseJson(text: string): Json {
   }
   const walker = new Walker(text);
   return walker.value();
+}
+
+/**
+ * How deep a request body may nest arrays and objects. Nothing the API takes comes close (a
+ * layout document of many nested splits stays within a few dozen levels), while a body nested
+ * tens of thousands of levels deep would overflow the stack of every recursive reader and
+ * writer of JSON values, turning a client's mistake into a server error.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Refuses text nested deeper than `MAX_JSON_DEPTH`, in one pass without building anything. */
+export function checkNesting(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) throw new JsonSyntaxError(`arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
 }
 
 class Walker {

@@ -1,4 +1,5 @@
 import type { SimRequest } from '../http-types.js';
+import { checkNesting } from '../json-literals.js';
 import { Problem } from '../problem.js';
 import type { Vec3 } from '../volume.js';
 import { isVec3 } from '../viewer/vec.js';
@@ -16,6 +17,7 @@ export function readBody(req: SimRequest, invalidJson: (detail: string) => strin
   const text = Buffer.from(req.body).toString('utf8');
   if (text.trim() === '') return { present: false };
   try {
+    checkNesting(text);
     return { present: true, value: JSON.parse(text) as unknown, text };
   } catch (e) {
     return invalid(invalidJson((e as Error).message));

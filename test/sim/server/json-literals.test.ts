@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { FloatLiteral, JsonSyntaxError, parseJson, plain, writeJson } from '../../../src/sim/json-literals.js';
+import { FloatLiteral, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, plain, writeJson } from '../../../src/sim/json-literals.js';
 
 test('parseJson keeps whether a number was written with a fraction or exponent', () => {
   const v = parseJson(' { "a" : 1 , "b":1.0,"c":[ -2, 3e2, 0.5E-1 ], "d" : { "e" : -0 } } ') as Record<string, unknown>;
@@ -33,6 +33,18 @@ test('parseJson rejects what JSON.parse rejects, with a JsonSyntaxError', () => 
   for (const bad of ['{', '[1,]', "{'a':1}", '01', '1.', 'NaN', '{"a" 1}']) {
     assert.throws(() => parseJson(bad), JsonSyntaxError, bad);
   }
+});
+
+test('parseJson takes arrays and objects nested up to MAX_JSON_DEPTH levels and refuses deeper ones before walking them', () => {
+  const nest = (n: number): string => '['.repeat(n - 1) + '{"a":1}' + ']'.repeat(n - 1);
+  assert.equal(MAX_JSON_DEPTH, 256);
+  assert.doesNotThrow(() => parseJson(nest(MAX_JSON_DEPTH)));
+  assert.throws(() => parseJson(nest(MAX_JSON_DEPTH + 1)), (e: unknown) => e instanceof JsonSyntaxError && /nested deeper than 256 levels/.test(e.message));
+  // The walk would overflow the stack here; the check refuses it first.
+  assert.throws(() => parseJson('['.repeat(100_000) + ']'.repeat(100_000)), JsonSyntaxError);
+  // Brackets inside strings, escaped quotes included, are text, not nesting.
+  const inString = JSON.stringify({ s: `\\"${'['.repeat(1000)}` });
+  assert.deepEqual(plain(parseJson(inString)), JSON.parse(inString));
 });
 
 test('writeJson writes float literals with a fraction and everything else as JSON.stringify does', () => {
