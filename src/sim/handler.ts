@@ -19,6 +19,8 @@ export interface HandledResponse extends SimResponse {
 export interface TransportInfo {
   /** The body was (or would have been) larger than the payload limit and was not read. */
   bodyTooLarge?: boolean;
+  /** The framing gives no way to find the end of the body (a transfer coding other than chunked last). */
+  bodyLengthUnknown?: boolean;
 }
 
 export interface HandlerContext {
@@ -86,9 +88,12 @@ async function respond(ctx: HandlerContext, req: SimRequest, transport: Transpor
     const exempt = isExempt(req.path);
     if (!exempt) ctx.rateLimiter?.check(req);
     if (!exempt && ctx.config.token !== undefined) checkToken(req, ctx.config.token);
+    if (transport.bodyLengthUnknown) {
+      throw new Problem('INVALID_REQUEST', `Transfer-Encoding '${(req.headers['transfer-encoding'] ?? '').slice(0, 80)}' does not end in chunked, so the end of the request body cannot be found`);
+    }
     if (req.method === 'OPTIONS') return noContent();
     // The real server's HTTP library refuses an over-size body with a bare 413 before routing.
-    if (transport.bodyTooLarge || req.body.length > ctx.config.maxPayloadBytes) return { status: 413, headers: { connection: 'close' } };
+    if (transport.bodyTooLarge || req.body.length > ctx.config.maxPayloadBytes) return { status: 413, headers: {} };
     const match = ctx.router.match(req.method, req.path);
     if (!match) return bareNotFound();
     return await match.handler(req, match.params);
