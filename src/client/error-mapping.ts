@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { errors } from 'undici';
 import { WorkbenchApiError, WorkbenchNetworkError, type NetworkErrorCode, type RequestTarget } from './errors.js';
 
 /** Keys of the workbench's problem object that have their own field on the error. */
@@ -93,6 +94,7 @@ const BY_ERRNO: Record<string, NetworkErrorCode> = {
   UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
   UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
   UND_ERR_PRX_TLS: 'PROXY_FAILURE',
+  UND_ERR_HEADERS_OVERFLOW: 'MALFORMED_ANSWER',
 };
 
 const HINTS: Record<NetworkErrorCode, string> = {
@@ -103,6 +105,7 @@ const HINTS: Record<NetworkErrorCode, string> = {
   ABORTED: 'the call was cancelled by its AbortSignal',
   TLS_FAILURE: 'the TLS handshake failed; check the certificate and that the URL scheme matches the server',
   PROXY_FAILURE: 'the proxy refused or failed the request; check HTTP_PROXY/HTTPS_PROXY/NO_PROXY',
+  MALFORMED_ANSWER: 'the answer is not readable HTTP (a broken status line, or headers that never end); is something other than the workbench listening there?',
   NETWORK_ERROR: 'the request failed before an answer arrived',
 };
 
@@ -117,6 +120,7 @@ export function networkErrorFrom(err: unknown, target: RequestTarget, signal: Ab
 
 function codeOf(err: unknown, depth = 0): NetworkErrorCode | null {
   if (!isRecord(err) || depth > 4) return null;
+  if (err instanceof errors.HTTPParserError) return 'MALFORMED_ANSWER';
   const c = typeof err.code === 'string' ? err.code : '';
   if (c in BY_ERRNO) return BY_ERRNO[c] ?? null;
   if (c.startsWith('ERR_TLS') || c.startsWith('CERT_') || c.includes('SELF_SIGNED') || c.startsWith('UNABLE_TO_')) return 'TLS_FAILURE';

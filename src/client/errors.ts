@@ -82,9 +82,11 @@ export type NetworkErrorCode =
   | 'ABORTED'
   | 'TLS_FAILURE'
   | 'PROXY_FAILURE'
+  /** What came back is not HTTP: an unreadable status line, or headers that never end. */
+  | 'MALFORMED_ANSWER'
   | 'NETWORK_ERROR';
 
-/** The exchange did not produce an HTTP answer: nothing reached the server, or the answer was cut off. */
+/** The exchange did not produce an HTTP answer: nothing reached the server, or the answer was cut off or unreadable. */
 export class WorkbenchNetworkError extends WorkbenchError {
   override readonly name = 'WorkbenchNetworkError';
   readonly code: NetworkErrorCode;
@@ -127,16 +129,24 @@ export class WorkbenchUsageError extends WorkbenchError {
   }
 }
 
-/** A 2xx answer whose body is not what the API documents (wrong shape, not JSON). */
+/**
+ * `UNEXPECTED_RESPONSE`: the body is not what the API documents (not JSON, the wrong shape,
+ * the wrong content type, an image that does not decode). `RESPONSE_TOO_LARGE`: the body is
+ * larger than the client keeps for that kind of answer (see limits.ts).
+ */
+export type ProtocolErrorCode = 'UNEXPECTED_RESPONSE' | 'RESPONSE_TOO_LARGE';
+
+/** A 2xx answer the client cannot use: its body is not what the API documents, or too large. */
 export class WorkbenchProtocolError extends WorkbenchError {
   override readonly name = 'WorkbenchProtocolError';
-  readonly code = 'UNEXPECTED_RESPONSE';
+  readonly code: ProtocolErrorCode;
   readonly method: string;
   readonly path: string;
   readonly status: number;
 
-  constructor(message: string, target: RequestTarget, status: number) {
+  constructor(message: string, target: RequestTarget, status: number, code: ProtocolErrorCode = 'UNEXPECTED_RESPONSE') {
     super(message);
+    this.code = code;
     this.method = target.method;
     this.path = target.path;
     this.status = status;

@@ -3,7 +3,7 @@ export { connect, WorkbenchClient, type ConnectOptions } from './client.js';
 export type { CallOptions, ExchangeEvent } from './transport.js';
 export {
   WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError,
-  type NetworkErrorCode, type UsageErrorCode, type LaunchErrorCode,
+  type NetworkErrorCode, type UsageErrorCode, type LaunchErrorCode, type ProtocolErrorCode,
 } from './errors.js';
 export { float, floats, JsonFloat } from './json-body.js';
 export { splitFileName } from './upload.js';

@@ -2,6 +2,7 @@ import type { Discovery } from './discovery.js';
 import { createNode, nodePath, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
 import { float, floats } from './json-body.js';
+import { MAX_DATA_BYTES } from './limits.js';
 import { Fields, node, parseEnvelope, parseJson } from './parse.js';
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
 import type { CallOptions, QueryValue, Reply, Transport } from './transport.js';
@@ -156,6 +157,7 @@ export class Nodes {
       path: `${nodePath(uid)}/data`,
       headers: { 'x-mitk-transfer-mode': mode, accept: mode === 'direct' ? 'application/octet-stream' : 'application/json' },
       call: opts,
+      answer: { maxBytes: MAX_DATA_BYTES, what: "a node's data (use transfer 'file-reference' for larger data)" },
     });
     const type = headerText(reply, 'content-type');
     if (!type.includes('application/json')) {

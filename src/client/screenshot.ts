@@ -1,4 +1,5 @@
 import { WorkbenchUsageError } from './errors.js';
+import { MAX_IMAGE_BYTES } from './limits.js';
 import type { CallOptions, Transport } from './transport.js';
 import type { Screenshot, ScreenshotOptions } from './types.js';
 
@@ -29,6 +30,7 @@ export async function captureScreenshot(t: Transport, path: string, opts: Screen
     query: [['format', format], ['width', opts.width], ['height', opts.height]],
     headers: { accept: format === 'png' ? 'image/png' : 'image/jpeg' },
     call: opts,
+    answer: { maxBytes: MAX_IMAGE_BYTES, what: 'a screenshot' },
   });
   const type = reply.headers['content-type'];
   const contentType = (Array.isArray(type) ? type[0] : type) ?? (format === 'png' ? 'image/png' : 'image/jpeg');

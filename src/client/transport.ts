@@ -4,9 +4,11 @@ import { request, type Dispatcher } from 'undici';
 import { VERSION } from '../version.js';
 import { createDispatcher, type ProxyOptions } from './dispatcher.js';
 import { apiErrorFrom, networkErrorFrom, TimeoutReason, type HeaderValue } from './error-mapping.js';
-import { WorkbenchError, WorkbenchUsageError, type RequestTarget } from './errors.js';
+import { WorkbenchError, WorkbenchProtocolError, WorkbenchUsageError, type RequestTarget } from './errors.js';
 import { isLoopback } from './hosts.js';
 import { toJson } from './json-body.js';
+import { declaredLength, formatBytes, readAnswerBody } from './answer-body.js';
+import { MAX_ERROR_BODY_BYTES, MAX_JSON_BYTES } from './limits.js';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const API_PREFIX = '/api/v1';
@@ -62,7 +64,17 @@ export interface RequestSpec {
    * long upload that keeps moving is not cut off by a per-request timeout.
    */
   progress?: () => number;
+  /** The most of a 2xx answer kept in memory, and what it is (for the message); a JSON answer by default. */
+  answer?: AnswerLimit;
 }
+
+export interface AnswerLimit {
+  maxBytes: number;
+  /** e.g. `a screenshot`. */
+  what: string;
+}
+
+const JSON_ANSWER: AnswerLimit = { maxBytes: MAX_JSON_BYTES, what: 'a JSON answer' };
 
 export interface Reply {
   status: number;
@@ -129,9 +141,19 @@ export class Transport {
     try {
       const res = await request(url, { method: spec.method, headers, body: body ?? null, dispatcher: this.#dispatcher, signal: deadline.signal });
       status = res.statusCode;
-      const bytes = Buffer.from(await res.body.arrayBuffer());
-      const reply: Reply = { status: res.statusCode, headers: res.headers, body: bytes, target };
-      if (res.statusCode < 200 || res.statusCode > 299) throw apiErrorFrom(res.statusCode, res.headers, bytes, target);
+      const ok = status >= 200 && status <= 299;
+      // The deadline stays armed while the body arrives: it bounds headers and body together.
+      const limit = ok ? (spec.answer ?? JSON_ANSWER) : { maxBytes: MAX_ERROR_BODY_BYTES, what: 'an error answer' };
+      const announced = declaredLength(res.headers['content-length']);
+      if (ok && announced !== null && announced > limit.maxBytes) {
+        res.body.destroy();
+        throw tooLarge(target, status, `announces ${announced} bytes, more than the ${formatBytes(limit.maxBytes)} the client keeps for ${limit.what}; it was not read`);
+      }
+      // Of an error answer only the start is kept; its status still says what happened.
+      const { bytes, cut } = await readAnswerBody(res.body, limit.maxBytes);
+      if (ok && cut) throw tooLarge(target, status, `goes on past ${formatBytes(limit.maxBytes)}, the most the client keeps for ${limit.what}; it was not read further`);
+      const reply: Reply = { status, headers: res.headers, body: bytes, target };
+      if (!ok) throw apiErrorFrom(status, res.headers, bytes, target);
       this.#emit(target, query, status, started, null);
       return reply;
     } catch (err) {
@@ -210,6 +232,10 @@ class Deadline {
     clearTimeout(this.#timer);
     this.#unlink();
   }
+}
+
+function tooLarge(target: RequestTarget, status: number, what: string): WorkbenchProtocolError {
+  return new WorkbenchProtocolError(`${target.method} ${target.path}: the answer ${what}`, target, status, 'RESPONSE_TOO_LARGE');
 }
 
 function parseRoot(raw: string): URL {

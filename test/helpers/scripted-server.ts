@@ -21,8 +21,11 @@ export interface ScriptedAnswer {
   body?: string | Uint8Array;
 }
 
-/** `hang`: never answer; `reset`: destroy the connection without an answer. */
-export type Action = ScriptedAnswer | 'hang' | 'reset';
+/**
+ * `hang`: never answer; `reset`: destroy the connection without an answer; `{socket}`: take
+ * the connection over and write raw bytes (an endless body, headers without end, not HTTP).
+ */
+export type Action = ScriptedAnswer | 'hang' | 'reset' | { socket: (socket: Socket) => void };
 export type Script = Action | ((req: RecordedRequest) => Action | Promise<Action>);
 
 /**
@@ -109,6 +112,10 @@ export class ScriptedServer {
     if (action === 'hang') return;
     if (action === 'reset') {
       res.socket?.destroy();
+      return;
+    }
+    if ('socket' in action) {
+      if (res.socket) action.socket(res.socket);
       return;
     }
     const out: Record<string, string> = { ...action.headers };
