@@ -2,10 +2,10 @@ import type { Discovery } from './discovery.js';
 import { createNode, nodePath, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
 import { float, floats } from './json-body.js';
-import { MAX_DATA_BYTES } from './limits.js';
-import { Fields, node, parseEnvelope, parseJson } from './parse.js';
+import { MAX_DATA_BYTES, MAX_LIST_PAGES } from './limits.js';
+import { bad, Fields, header, node, parseEnvelope, parseJson } from './parse.js';
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
-import type { CallOptions, QueryValue, Reply, Transport } from './transport.js';
+import type { CallOptions, QueryValue, Transport } from './transport.js';
 import type { NodeInfo } from './types.js';
 
 /** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
@@ -159,9 +159,13 @@ export class Nodes {
       call: opts,
       answer: { maxBytes: MAX_DATA_BYTES, what: "a node's data (use transfer 'file-reference' for larger data)" },
     });
-    const type = headerText(reply, 'content-type');
+    const type = header(reply, 'content-type');
+    // Data comes as bytes or as a JSON file reference; a text or HTML page is neither (a proxy's error page, say).
+    if (/^\s*(text|multipart)\//i.test(type)) {
+      throw bad(reply, `the answer has content-type ${type.slice(0, 80)} where the node's data (application/octet-stream) or a file reference (application/json) was expected`);
+    }
     if (!type.includes('application/json')) {
-      const cd = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(headerText(reply, 'content-disposition'));
+      const cd = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header(reply, 'content-disposition'));
       return { mode: 'direct', bytes: new Uint8Array(reply.body), contentType: type || 'application/octet-stream', filename: cd?.[1] ?? null };
     }
     const body = Fields.of(reply, parseJson(reply));
@@ -181,7 +185,7 @@ export class Nodes {
 
   async #pages(path: string, query: Array<[string, QueryValue]>, call: CallOptions | undefined): Promise<NodeInfo[]> {
     const out: NodeInfo[] = [];
-    for (let offset = 0; ; ) {
+    for (let offset = 0, page = 0; ; page++) {
       const reply = await this.t.send({ method: 'GET', path, query: [...query, ['limit', PAGE], ['offset', offset]], call });
       const { data, meta } = parseEnvelope(reply);
       if (!Array.isArray(data)) throw Fields.of(reply, {}, 'data').fail('a node listing should be an array');
@@ -189,6 +193,7 @@ export class Nodes {
       offset += data.length;
       const total = typeof meta.total_count === 'number' ? meta.total_count : offset;
       if (data.length === 0 || offset >= total) return out;
+      if (page + 1 >= MAX_LIST_PAGES) throw bad(reply, `the listing did not end after ${MAX_LIST_PAGES} pages (${offset} nodes; total_count says ${total})`);
     }
   }
 }
@@ -215,11 +220,6 @@ function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
 /** Filters compare against the property's JSON text: booleans as true/false, numbers in plain form. */
 function filterText(v: string | number | boolean): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-function headerText(reply: Reply, name: string): string {
-  const v = reply.headers[name];
-  return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
 function invalid(message: string): WorkbenchUsageError {

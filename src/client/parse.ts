@@ -92,12 +92,25 @@ export class Fields {
   }
 }
 
+/**
+ * The JSON of an answer. An answer that names another content type is refused even when its
+ * body happens to parse: a proxy's or another service's page is not the workbench's answer.
+ * Without a content type the body decides.
+ */
 export function parseJson(reply: Reply): unknown {
+  const type = header(reply, 'content-type');
+  if (type !== '' && !/\bjson\b/i.test(type)) throw bad(reply, `the answer has content-type ${type.slice(0, 80)} where JSON was expected (${reply.body.length} bytes)`);
   try {
     return JSON.parse(reply.body.toString('utf8'));
-  } catch {
-    throw bad(reply, `the answer is not JSON (content-type ${String(reply.headers['content-type'] ?? 'none')})`);
+  } catch (err) {
+    throw bad(reply, `the answer is not JSON (${err instanceof Error ? err.message : String(err)}; ${reply.body.length} bytes, content-type ${type || 'none'})`);
   }
+}
+
+/** One header of an answer as text (the first value of a repeated one), '' when absent. */
+export function header(reply: Reply, name: string): string {
+  const v = reply.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
 }
 
 /** `{data, meta}` answers of discovery and data-storage calls; a bare body (seen in mocks and quirks) is taken as the data. */

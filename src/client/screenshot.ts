@@ -1,5 +1,7 @@
 import { WorkbenchUsageError } from './errors.js';
+import { jpegProblem, pngProblem } from './image-check.js';
 import { MAX_IMAGE_BYTES } from './limits.js';
+import { bad, header } from './parse.js';
 import type { CallOptions, Transport } from './transport.js';
 import type { Screenshot, ScreenshotOptions } from './types.js';
 
@@ -24,15 +26,20 @@ export async function captureScreenshot(t: Transport, path: string, opts: Screen
       throw new WorkbenchUsageError('INVALID_ARGUMENT', `screenshot ${name} must be an integer from 1 to ${MAX_SCREENSHOT_SIDE}, got ${v}`);
     }
   }
+  const expected = format === 'png' ? 'image/png' : 'image/jpeg';
   const reply = await t.send({
     method: 'GET',
     path,
     query: [['format', format], ['width', opts.width], ['height', opts.height]],
-    headers: { accept: format === 'png' ? 'image/png' : 'image/jpeg' },
+    headers: { accept: expected },
     call: opts,
     answer: { maxBytes: MAX_IMAGE_BYTES, what: 'a screenshot' },
   });
-  const type = reply.headers['content-type'];
-  const contentType = (Array.isArray(type) ? type[0] : type) ?? (format === 'png' ? 'image/png' : 'image/jpeg');
-  return { bytes: new Uint8Array(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength), contentType };
+  // A capture is checked here, where the call is known, rather than failing later in whoever reads the file.
+  const type = header(reply, 'content-type');
+  if (type !== '' && !type.toLowerCase().startsWith(expected)) throw bad(reply, `the answer has content-type ${type.slice(0, 80)} where a ${format} image (${expected}) was expected`);
+  const bytes = new Uint8Array(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
+  const problem = format === 'png' ? await pngProblem(bytes) : jpegProblem(bytes);
+  if (problem !== null) throw bad(reply, `${problem} (${bytes.length} bytes)`);
+  return { bytes, contentType: type || expected };
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { connect, layoutCellIds, WorkbenchApiError, WorkbenchUsageError, type LayoutDocument, type WorkbenchClient } from '../../src/client/index.js';
 import { envelope, problem, ScriptedServer, type RecordedRequest } from '../helpers/scripted-server.js';
+import { captureBytes } from '../helpers/captures.js';
 
 let srv: ScriptedServer;
 let wb: WorkbenchClient;
@@ -136,14 +137,15 @@ test('MxN cell selected position: get and put of exactly three numbers', async (
 });
 
 test('editor and window screenshots', async () => {
-  const png = { headers: { 'content-type': 'image/png' }, body: Buffer.from([0x89, 0x50, 0x4e, 0x47]) };
+  const png = { headers: { 'content-type': 'image/png' }, body: captureBytes('png') };
+  const jpeg = { headers: { 'content-type': 'image/jpeg' }, body: captureBytes('jpeg') };
   srv.on('GET', '/api/v1/rendering/editors/mxn/screenshot', png);
   srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/axial/screenshot', png);
-  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__a/screenshot', png);
+  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__a/screenshot', jpeg);
   assert.equal((await wb.mxn.screenshot({ width: 10, height: 20 })).contentType, 'image/png');
   assert.equal(srv.last().rawQuery, 'format=png&width=10&height=20');
-  assert.equal((await wb.stdmulti.axial.screenshot()).bytes.length, 4);
-  assert.equal((await wb.mxn.window('mxn__a').screenshot({ format: 'jpeg' })).bytes.length, 4);
+  assert.deepEqual((await wb.stdmulti.axial.screenshot()).bytes, new Uint8Array(png.body));
+  assert.deepEqual((await wb.mxn.window('mxn__a').screenshot({ format: 'jpeg' })).bytes, new Uint8Array(jpeg.body));
   assert.equal(srv.last().rawQuery, 'format=jpeg');
   await assert.rejects(wb.stdmulti.axial.screenshot({ width: 10 }), usage('INVALID_ARGUMENT'));
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
 import { connect, float, WorkbenchUsageError, type WorkbenchClient } from '../../src/client/index.js';
+import { captureBytes } from '../helpers/captures.js';
 import { envelope, ScriptedServer, type RecordedRequest } from '../helpers/scripted-server.js';
 
 let srv: ScriptedServer;
@@ -16,8 +17,8 @@ after(async () => {
 beforeEach(() => srv.reset());
 
 const text = (r: RecordedRequest): string => r.body.toString('utf8');
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0]);
+const PNG = captureBytes('png');
+const JPEG = captureBytes('jpeg');
 
 test('update posts {type}, all by default', async () => {
   srv.on('POST', '/api/v1/rendering/update', { status: 204 });
