@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Plan } from '../src/compile/index.js';
-import type { Reporter } from '../src/report/reporter.js';
+import type { Reporter } from '../src/result/reporter.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
 import { builtPackage } from './built.js';
 

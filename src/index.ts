@@ -12,8 +12,8 @@ export type { ConnectOptions, CallOptions, ExchangeEvent, LaunchOptions, Launche
 export { WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError } from './client/index.js';
 export { PlaybookError } from './diagnostics/diagnostic.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.js';
-export { CompareError } from './compare/compare-error.js';
-export type { CompareErrorCode } from './compare/compare-error.js';
+export { CompareError } from './image/image-error.js';
+export type { CompareErrorCode } from './image/image-error.js';
 export { ReportError } from './report/report-error.js';
 export type { ReportErrorCode } from './report/report-error.js';
 
@@ -31,22 +31,22 @@ export { DEFAULT_RETRY } from './run/retry.js';
 export type { RetryPolicy } from './run/retry.js';
 export type { Shard } from './run/shard.js';
 export type { UpdateMode } from './compare/golden.js';
-export type { OutputStream, Reporter, RunStartInfo } from './report/reporter.js';
+export type { OutputStream, Reporter, RunStartInfo } from './result/reporter.js';
 export { createReporters } from './report/factory.js';
 export type { ReporterName, ReporterSetup } from './report/factory.js';
 export type { ReporterFanout, ReporterFailure } from './report/fan-out.js';
 
 // Results: the tree `runPlans` returns and report.json holds.
-export { RESULT_VERSION } from './run/result.js';
-export type { Attempt, Artefact, CaseInfo, CaseResult, ErrorInfo, ImageAssertion, Provenance, RunResult, SourceSpan, Status, StepInfo, StepResult, Summary } from './run/result.js';
-export { readProvenance } from './compare/provenance.js';
-export type { FigureProvenance } from './compare/provenance.js';
+export { RESULT_VERSION } from './result/result.js';
+export type { Attempt, Artefact, CaseInfo, CaseResult, ErrorInfo, ImageAssertion, Provenance, RunResult, SourceSpan, Status, StepInfo, StepResult, Summary } from './result/result.js';
+export { readProvenance } from './files/provenance.js';
+export type { FigureProvenance } from './files/provenance.js';
 
 // Image comparison.
 export { compareImages } from './compare/compare-images.js';
 export type { AreaResult, CompareOptions, Comparison, ComparisonKind, ImageInput, RegionResult } from './compare/compare-images.js';
 export type { RegionOptions, Tolerance } from './compare/tolerance.js';
-export type { Rect, RgbaImage, Size } from './compare/image.js';
+export type { Rect, RgbaImage, Size } from './image/rgba.js';
 
 // The reference workbench, to try and test without MITK; embedded ones as the workbenches of a run.
 export { startReferenceWorkbench } from './sim/server.js';

@@ -1,6 +1,6 @@
 import { createInflate } from 'node:zlib';
-import { CompareError } from '../compare/compare-error.js';
-import { listChunks, type PngChunk } from '../compare/png-chunks.js';
+import { CompareError } from '../image/image-error.js';
+import { listChunks, type PngChunk } from '../image/png-chunks.js';
 import { MAX_IMAGE_BYTES } from './limits.js';
 
 /** Samples per pixel by PNG colour type (grey, -, RGB, palette, grey+alpha, -, RGBA). */

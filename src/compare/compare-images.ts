@@ -1,10 +1,10 @@
-import { CompareError } from './compare-error.js';
+import { CompareError } from '../image/image-error.js';
 import { diffToRgba, drawDiff, padTo } from './diff-image.js';
-import { checkRgbaImage, clipRect, formatSize, type Rect, type RgbaImage, type Size } from './image.js';
+import { checkRgbaImage, clipRect, formatSize, type Rect, type RgbaImage, type Size } from '../image/rgba.js';
 import { markDifferences } from './pixel-diff.js';
-import { listChunks } from './png-chunks.js';
-import { decodePng, readHeader } from './png-decode.js';
-import { encodeIndexedPng } from './png-encode.js';
+import { listChunks } from '../image/png-chunks.js';
+import { decodePng, readHeader } from '../image/png-decode.js';
+import { encodeIndexedPng } from '../image/png-encode.js';
 import { checkRect, describeMeasure, globalTolerance, regionTolerance, withinTolerance, type RegionOptions, type Tolerance } from './tolerance.js';
 
 /** PNG bytes, or pixels already decoded. */

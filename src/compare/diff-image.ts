@@ -1,4 +1,4 @@
-import type { RgbaImage } from './image.js';
+import type { RgbaImage } from '../image/rgba.js';
 
 /**
  * The picture of a comparison: the expected image faded to near-white as a backdrop (as

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
 import { compareImages, type CompareOptions, type Comparison } from './compare-images.js';
-import { CompareError } from './compare-error.js';
+import { CompareError } from '../image/image-error.js';
 
 /** `--update-goldens`: which goldens a run may (re)write. */
 export type UpdateMode = 'none' | 'missing' | 'changed' | 'all';

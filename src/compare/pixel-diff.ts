@@ -1,5 +1,5 @@
 import pixelmatch from 'pixelmatch';
-import type { Rect, RgbaImage } from './image.js';
+import type { Rect, RgbaImage } from '../image/rgba.js';
 
 export interface PixelJudge {
   threshold: number;

@@ -1,4 +1,4 @@
-import { CompareError } from './compare-error.js';
+import { CompareError } from '../image/image-error.js';
 
 export interface StableOptions {
   /** Give up after this long (the step's timeout). */

@@ -1,14 +1,8 @@
-import { CompareError } from './compare-error.js';
-import type { Rect } from './image.js';
+import { CompareError } from '../image/image-error.js';
+import type { Rect } from '../image/rgba.js';
+import type { Tolerance } from '../result/result.js';
 
-/** How different two images may be: pixelmatch's per-pixel colour threshold and the allowed count. */
-export interface Tolerance {
-  /** Per-pixel colour distance (0..1, pixelmatch semantics) below which a pixel counts as equal. */
-  threshold: number;
-  maxDiffPixels?: number;
-  /** Allowed share of differing pixels, 0..1. */
-  maxDiffRatio?: number;
-}
+export type { Tolerance };
 
 /** A rectangle judged by its own tolerance instead of the global one. */
 export interface RegionOptions extends Rect {
@@ -19,6 +13,7 @@ export interface RegionOptions extends Rect {
   name?: string;
 }
 
+/** pixelmatch's own default: small anti-aliasing and encoder differences pass. */
 export const DEFAULT_THRESHOLD = 0.1;
 
 function bad(where: string, what: string): CompareError {

@@ -1,4 +1,4 @@
-import type { Status } from '../run/result.js';
+import type { Status } from '../result/result.js';
 
 /**
  * Terminal colours. Whether to colour is decided here for every output of wbplay (reporters,

@@ -1,5 +1,5 @@
 import { closest } from '../diagnostics/did-you-mean.js';
-import type { RunResult } from '../run/result.js';
+import type { RunResult } from '../result/result.js';
 import { useColor } from './colors.js';
 import { ReporterFanout } from './fan-out.js';
 import { HtmlReporter, writeHtmlReport } from './html.js';
@@ -7,7 +7,7 @@ import { JsonReporter, writeJsonReport } from './json.js';
 import { JunitReporter, writeJunitReport } from './junit.js';
 import { LineReporter } from './line.js';
 import { ReportError } from './report-error.js';
-import type { OutputStream, Reporter } from './reporter.js';
+import type { OutputStream, Reporter } from '../result/reporter.js';
 import { TaskListReporter } from './tasklist.js';
 
 export const REPORTER_NAMES = ['tasklist', 'line', 'json', 'junit', 'html'] as const;

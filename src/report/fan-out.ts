@@ -1,5 +1,5 @@
-import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../run/result.js';
-import type { Reporter, RunStartInfo } from './reporter.js';
+import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
+import type { Reporter, RunStartInfo } from '../result/reporter.js';
 
 /** A reporter that threw: it was switched off at that event and got no further events. */
 export interface ReporterFailure {

@@ -1,4 +1,4 @@
-import type { Artefact, CaseResult, Status, StepResult } from '../run/result.js';
+import type { Artefact, CaseResult, Status, StepResult } from '../result/result.js';
 import { artefactUrl, esc } from './html-escape.js';
 import { firstProblem, formatDuration, formatError, formatImage, formatSpan, stepProblem } from './report-text.js';
 

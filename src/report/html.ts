@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import type { CaseResult, RunResult, Status } from '../run/result.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { CaseResult, RunResult, Status } from '../result/result.js';
 import { caseMarkup, type CaseMarkupContext } from './html-case.js';
 import { esc, jsonForScript } from './html-escape.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from '../result/reporter.js';
 import { formatDuration, formatSummary } from './report-text.js';
 
 export const HTML_REPORT_FILE = 'report.html';

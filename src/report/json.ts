@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import type { RunResult } from '../run/result.js';
-import type { Reporter } from './reporter.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { RunResult } from '../result/result.js';
+import type { Reporter } from '../result/reporter.js';
 
 export const JSON_REPORT_FILE = 'report.json';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import type { CaseResult, RunResult, StepResult } from '../run/result.js';
-import type { Reporter } from './reporter.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { CaseResult, RunResult, StepResult } from '../result/result.js';
+import type { Reporter } from '../result/reporter.js';
 import { firstProblem, formatDuration, formatError, formatImage, formatSpan, stepLabel, stepProblem } from './report-text.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';

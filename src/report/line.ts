@@ -1,6 +1,6 @@
-import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../run/result.js';
+import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
-import type { OutputStream, Reporter, RunStartInfo } from './reporter.js';
+import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
 import { formatDuration, formatError, formatImage, formatSpan, formatSummary, printable, problemLines, stepLabel } from './report-text.js';
 
 export interface LineReporterOptions {

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult } from '../run/result.js';
+import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult } from '../result/result.js';
 import { postRunStages } from '../steps/post-run/stages.js';
 import { readRunResult } from './read-report.js';
 import { ReportError } from './report-error.js';

@@ -1,4 +1,4 @@
-import type { CaseResult } from '../run/result.js';
+import type { CaseResult } from '../result/result.js';
 import { formatDuration } from './report-text.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { RESULT_VERSION, type RunResult } from '../run/result.js';
+import { RESULT_VERSION, type RunResult } from '../result/result.js';
 import { JSON_REPORT_FILE } from './json.js';
 import { ReportError } from './report-error.js';
 

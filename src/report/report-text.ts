@@ -1,4 +1,4 @@
-import type { CaseResult, ErrorInfo, ImageAssertion, RunResult, SourceSpan, StepInfo, StepResult, Summary } from '../run/result.js';
+import type { CaseResult, ErrorInfo, ImageAssertion, RunResult, SourceSpan, StepInfo, StepResult, Summary } from '../result/result.js';
 
 /**
  * The words every text reporter shares (line, tasklist, JUnit's step log, the HTML report's

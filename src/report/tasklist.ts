@@ -1,9 +1,9 @@
 import { DefaultRenderer, figures, Listr, ListrDefaultRendererLogLevels, ListrLogger, ListrLogLevels, ProcessOutput, type ListrTask } from 'listr2';
 import { Writable } from 'node:stream';
-import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../run/result.js';
+import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import { CohortProgress } from './progress.js';
-import type { OutputStream, Reporter, RunStartInfo } from './reporter.js';
+import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
 import { caseProblem, formatDuration, formatError, formatSpan, formatSummary, printable, problemLines, stepLabel, stepProblem } from './report-text.js';
 
 export interface TaskListOptions {

@@ -1,10 +1,10 @@
 import { WorkbenchApiError } from '../client/index.js';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import type { FigureProvenance } from '../compare/provenance.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { FigureProvenance } from '../files/provenance.js';
 import type { StepRunContext } from '../steps/run-context.js';
 import type { NodeRef } from '../steps/step-definition.js';
-import type { FileHasher } from './file-hash.js';
-import { artefactAt, type Artefact } from './result.js';
+import type { FileHasher } from '../files/file-hash.js';
+import { artefactAt, type Artefact } from '../result/result.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 export interface CaseSetup {

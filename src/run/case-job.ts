@@ -5,7 +5,7 @@ import { VERSION } from '../version.js';
 import { CaseState, removeNodes } from './case-context.js';
 import { runCase, type RunnableStep } from './case-runner.js';
 import { classify } from './classify.js';
-import { caseStatus, type CaseResult } from './result.js';
+import { caseStatus, type CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 import { notRun, type RunItem } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';

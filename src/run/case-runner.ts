@@ -1,6 +1,6 @@
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter } from '../result/reporter.js';
 import type { StepOutcome, StepRunContext } from '../steps/run-context.js';
-import { caseStatus, stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from './result.js';
+import { caseStatus, stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from '../result/result.js';
 import { withRetry, type Classified, type RetryPolicy } from './retry.js';
 
 /** One step of a case as the runner needs it: the plan's step plus how to run it. */

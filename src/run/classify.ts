@@ -1,5 +1,5 @@
 import { WorkbenchApiError, WorkbenchError, WorkbenchNetworkError, WorkbenchProtocolError } from '../client/index.js';
-import type { ErrorInfo } from './result.js';
+import type { ErrorInfo } from '../result/result.js';
 import { retryableStatus, type Classified } from './retry.js';
 
 /** Network trouble worth another attempt; an aborted call was stopped on purpose. */

@@ -1,7 +1,7 @@
 import { runCaseJob, finished, type CaseOutcome } from './case-job.js';
 import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { runPool } from './pool.js';
-import type { CaseResult } from './result.js';
+import type { CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 import { notRun } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../compare/atomic-write.js';
-import { FileHasher, type HashRecord } from './file-hash.js';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import { FileHasher, type HashRecord } from '../files/file-hash.js';
 
 export const MANIFEST_NAME = 'wbplay-manifest.json';
 

@@ -1,5 +1,5 @@
 import { postRunStages } from '../steps/post-run/stages.js';
-import type { Artefact, CaseResult } from './result.js';
+import type { Artefact, CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 
 /**

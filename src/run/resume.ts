@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { VERSION } from '../version.js';
-import { FileHasher } from './file-hash.js';
+import { FileHasher } from '../files/file-hash.js';
 import { Manifest } from './manifest.js';
-import type { CaseResult } from './result.js';
+import type { CaseResult } from '../result/result.js';
 import type { RunItem } from './run-item.js';
 
 /**

@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import type { ErrorInfo } from './result.js';
+import type { ErrorInfo } from '../result/result.js';
 
 /**
  * The one retry policy of a run. Transient trouble (a dropped connection, a workbench that

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UpdateMode } from '../compare/golden.js';
 import type { Plan } from '../compile/plan.js';
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter } from '../result/reporter.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Resume } from './resume.js';
 import type { RunItem } from './run-item.js';

@@ -1,6 +1,6 @@
 import { relative, resolve, sep } from 'node:path';
 import type { Plan, PlanCase } from '../compile/plan.js';
-import { stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepResult } from './result.js';
+import { stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepResult } from '../result/result.js';
 import { selectShard, type Shard } from './shard.js';
 
 /** One case of one plan: the unit that runs on a workbench. */

@@ -2,7 +2,7 @@ import type { Plan } from '../compile/plan.js';
 import { VERSION } from '../version.js';
 import { runCases } from './dispatch.js';
 import { runPostRunStages } from './post-run.js';
-import { RESULT_VERSION, runStatus, summarize, type Provenance, type RunResult } from './result.js';
+import { RESULT_VERSION, runStatus, summarize, type Provenance, type RunResult } from '../result/result.js';
 import { Resume } from './resume.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import { selectItems } from './run-item.js';

@@ -1,6 +1,6 @@
-import { IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
+import { segmentationVolume, IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
 import { mulberry32 } from './random.js';
-import { segmentationVolume, type Label } from './segmentation.js';
+import { type Label } from './segmentation.js';
 
 export { mulberry32 };
 

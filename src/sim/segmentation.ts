@@ -1,5 +1,4 @@
 import type { Json } from './json-literals.js';
-import type { Volume } from './volume.js';
 
 /**
  * A MITK multi-label segmentation: label groups, each an image of label values on the
@@ -53,24 +52,4 @@ export function labelsByValue(segmentation: Segmentation): Map<number, Label> {
   const out = new Map<number, Label>();
   for (const group of segmentation.groups) for (const label of group.labels) out.set(label.value, label);
   return out;
-}
-
-/**
- * The segmentation as a volume on `grid`'s geometry: its frames are the first group's and its
- * values unsigned short, as MITK holds a segmentation.
- */
-export function segmentationVolume(grid: Omit<Volume, 'frames' | 'componentType' | 'range' | 'segmentation'>, segmentation: Segmentation): Volume {
-  let min = Infinity;
-  let max = -Infinity;
-  for (const group of segmentation.groups) {
-    for (const frame of group.frames) {
-      for (let i = 0; i < frame.length; i++) {
-        const v = frame[i]!;
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
-    }
-  }
-  const frames = segmentation.groups[0]?.frames ?? [];
-  return { ...grid, frames, componentType: 'uint16', range: min <= max ? [min, max] : [0, 0], segmentation };
 }

@@ -1,6 +1,8 @@
 import { basename, extname } from 'node:path';
 import type { GoldenOutcome } from '../compare/golden.js';
-import type { ImageAssertion } from '../run/result.js';
+import { DEFAULT_THRESHOLD } from '../compare/tolerance.js';
+import type { Rect } from '../image/rgba.js';
+import type { ImageAssertion, Tolerance } from '../result/result.js';
 import { showFile } from './describe.js';
 import type { StepOutcome, StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
@@ -9,32 +11,23 @@ import type { StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
 import { capture } from './window-handle.js';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface Tolerance {
-  /** Per-pixel colour distance (pixelmatch), 0..1. */
+/** A tolerance as the playbook and the plan spell it. */
+export interface ToleranceArgs {
   threshold: number;
   max_diff_pixels?: number;
   max_diff_ratio?: number;
 }
 
-export interface ExpectImageArgs extends Tolerance {
+export interface ExpectImageArgs extends ToleranceArgs {
   of: WindowAddress;
   golden: string;
   masks: Rect[];
-  regions: (Rect & Tolerance)[];
+  regions: (Rect & ToleranceArgs)[];
   stable: boolean;
   width?: number;
   height?: number;
 }
 
-/** pixelmatch's own default: small anti-aliasing and encoder differences pass. */
-export const DEFAULT_THRESHOLD = 0.1;
 
 const TOLERANCE = { threshold: ref('threshold'), max_diff_pixels: ref('max_diff_pixels'), max_diff_ratio: ref('max_diff_ratio') };
 const RECT = { x: { type: 'integer', minimum: 0 }, y: { type: 'integer', minimum: 0 }, width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 } };
@@ -59,9 +52,9 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
     ['of', 'golden'],
   ),
   compile(raw, ctx) {
-    type Raw = Partial<Tolerance> & { of: string; golden: string; masks?: Rect[]; regions?: (Rect & Partial<Tolerance>)[]; stable?: boolean; width?: number; height?: number };
+    type Raw = Partial<ToleranceArgs> & { of: string; golden: string; masks?: Rect[]; regions?: (Rect & Partial<ToleranceArgs>)[]; stable?: boolean; width?: number; height?: number };
     const r = raw as Raw;
-    const d = ctx.defaults as Partial<Tolerance> & { stable?: boolean };
+    const d = ctx.defaults as Partial<ToleranceArgs> & { stable?: boolean };
     const of = ctx.window(r.of, ['of'], ['app', 'editor', 'window']) ?? { target: 'app', address: 'app' };
     checkSize(r, ctx);
     const tolerance = pickTolerance(r, pickTolerance(d, { threshold: DEFAULT_THRESHOLD }));
@@ -88,15 +81,9 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
       outputDir: ctx.artefactDir,
       name,
       options: {
-        threshold: a.threshold,
-        ...(a.max_diff_pixels !== undefined ? { maxDiffPixels: a.max_diff_pixels } : {}),
-        ...(a.max_diff_ratio !== undefined ? { maxDiffRatio: a.max_diff_ratio } : {}),
+        ...toTolerance(a),
         masks: a.masks,
-        regions: a.regions.map((r, i) => ({
-          name: `region ${i + 1}`, x: r.x, y: r.y, width: r.width, height: r.height, threshold: r.threshold,
-          ...(r.max_diff_pixels !== undefined ? { maxDiffPixels: r.max_diff_pixels } : {}),
-          ...(r.max_diff_ratio !== undefined ? { maxDiffRatio: r.max_diff_ratio } : {}),
-        })),
+        regions: a.regions.map((r, i) => ({ name: `region ${i + 1}`, x: r.x, y: r.y, width: r.width, height: r.height, ...toTolerance(r) })),
       },
       update: ctx.golden.update,
       ci: ctx.golden.ci,
@@ -114,13 +101,22 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
 };
 
 /** Values given here win over the fallback, field by field. */
-function pickTolerance(given: Partial<Tolerance>, fallback: Tolerance): Tolerance {
-  const t: Tolerance = { threshold: given.threshold ?? fallback.threshold };
+function pickTolerance(given: Partial<ToleranceArgs>, fallback: ToleranceArgs): ToleranceArgs {
+  const t: ToleranceArgs = { threshold: given.threshold ?? fallback.threshold };
   const pixels = given.max_diff_pixels ?? fallback.max_diff_pixels;
   const ratio = given.max_diff_ratio ?? fallback.max_diff_ratio;
   if (pixels !== undefined) t.max_diff_pixels = pixels;
   if (ratio !== undefined) t.max_diff_ratio = ratio;
   return t;
+}
+
+/** The plan's spelling to the comparison's. */
+function toTolerance(t: ToleranceArgs): Tolerance {
+  return {
+    threshold: t.threshold,
+    ...(t.max_diff_pixels !== undefined ? { maxDiffPixels: t.max_diff_pixels } : {}),
+    ...(t.max_diff_ratio !== undefined ? { maxDiffRatio: t.max_diff_ratio } : {}),
+  };
 }
 
 const STABLE_INTERVAL_MS = 100;

@@ -1,7 +1,17 @@
 import type { WorkbenchClient } from '../client/index.js';
-import type { FigureProvenance } from '../compare/provenance.js';
-import type { Artefact, ErrorInfo, ImageAssertion } from '../run/result.js';
-import type { NodeRef } from './step-definition.js';
+import type { FigureProvenance } from '../files/provenance.js';
+import type { Artefact, ErrorInfo, ImageAssertion } from '../result/result.js';
+
+/**
+ * A node as the plan keeps it. UIDs exist only once the workbench created the node, so an
+ * alias stays symbolic and the runner resolves it just before the step runs.
+ */
+export type NodeRef =
+  | { ref: string }
+  /** `uid:<UID>` in a playbook: a node that exists in the workbench already. */
+  | { uid: string }
+  /** `name:<name>` in a playbook: a node the workbench holds under that name. */
+  | { name: string };
 
 /**
  * What a step sees while it runs. The runner builds one per attempt; a step module's `run`

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { stampProvenance } from '../compare/provenance.js';
+import { stampProvenance } from '../files/provenance.js';
 import { showFile } from './describe.js';
 import { object, ref } from './schema-defs.js';
 import type { StepCompileContext, StepDefinition } from './step-definition.js';

@@ -1,5 +1,7 @@
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
-import type { StepOutcome, StepRunContext } from './run-context.js';
+import type { NodeRef, StepOutcome, StepRunContext } from './run-context.js';
+
+export type { NodeRef };
 import type { WindowAddress, WindowTarget } from './window-address.js';
 
 /** Every step kind, in the order the documentation and the schema list them. */
@@ -30,17 +32,6 @@ export type JsonSchema = { [key: string]: unknown };
 
 /** Where inside the step's value: `['color', 1]` is the second number of `color`. */
 export type ValuePath = readonly (string | number)[];
-
-/**
- * A node as the plan keeps it. UIDs exist only once the workbench created the node, so an
- * alias stays symbolic and the runner resolves it just before the step runs.
- */
-export type NodeRef =
-  | { ref: string }
-  /** `uid:<UID>` in a playbook: a node that exists in the workbench already. */
-  | { uid: string }
-  /** `name:<name>` in a playbook: a node the workbench holds under that name. */
-  | { name: string };
 
 /** What a step module sees while it compiles one step of one case. */
 export interface StepCompileContext {

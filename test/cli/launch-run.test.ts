@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

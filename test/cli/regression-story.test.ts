@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeImageBytes } from '../../src/sim/io/write-image.js';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 import { IDENTITY, type Volume } from '../../src/sim/volume.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

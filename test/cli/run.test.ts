@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { writeDemoData } from '../../src/sim/demo-data.js';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');

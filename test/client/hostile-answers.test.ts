@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
 import { connect, WorkbenchApiError, WorkbenchNetworkError, WorkbenchProtocolError, type WorkbenchClient } from '../../src/client/index.js';
 import { MAX_DATA_BYTES, MAX_IMAGE_BYTES, MAX_JSON_BYTES, MAX_LIST_PAGES } from '../../src/client/limits.js';
-import { makeChunk, PNG_SIGNATURE } from '../../src/compare/png-chunks.js';
+import { makeChunk, PNG_SIGNATURE } from '../../src/image/png-chunks.js';
 import { captureBytes } from '../helpers/captures.js';
 import { envelope, ScriptedServer, type Action } from '../helpers/scripted-server.js';
 

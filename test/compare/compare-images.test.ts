@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pixelmatch from 'pixelmatch';
 import { compareImages } from '../../src/compare/compare-images.js';
-import { CompareError } from '../../src/compare/compare-error.js';
-import type { RgbaImage } from '../../src/compare/image.js';
+import { CompareError } from '../../src/image/image-error.js';
+import type { RgbaImage } from '../../src/image/rgba.js';
 import { card, copy, image, png, pngjsPixels, setPixel } from './images.js';
 
 /** pixelmatch over the whole image, the reference for every count. */

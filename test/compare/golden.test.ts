@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CompareError } from '../../src/compare/compare-error.js';
+import { CompareError } from '../../src/image/image-error.js';
 import { checkGolden, type UpdateMode } from '../../src/compare/golden.js';
 import { card, copy, png, pngjsPixels, setPixel, withTempDir } from './images.js';
 

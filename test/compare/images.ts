@@ -5,8 +5,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PNG, type PNGOptions } from 'pngjs';
-import type { RgbaImage } from '../../src/compare/image.js';
-import { makeChunk, PNG_SIGNATURE } from '../../src/compare/png-chunks.js';
+import type { RgbaImage } from '../../src/image/rgba.js';
+import { makeChunk, PNG_SIGNATURE } from '../../src/image/png-chunks.js';
 
 export type Pixel = [number, number, number, number?];
 

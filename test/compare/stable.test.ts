@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompareError } from '../../src/compare/compare-error.js';
+import { CompareError } from '../../src/image/image-error.js';
 import { captureStable } from '../../src/compare/stable.js';
 
 /** A capture source that returns the given frames in order, repeating the last. */

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPlaybook, type Plan } from '../../src/compile/index.js';
-import { decodePng } from '../../src/compare/png-decode.js';
+import { decodePng } from '../../src/image/png-decode.js';
 import type { RetryPolicy } from '../../src/run/retry.js';
 import { writeDemoData, type StudyRow } from '../../src/sim/demo-data.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReporterFanout } from '../../src/report/fan-out.js';
-import type { Reporter } from '../../src/report/reporter.js';
+import type { Reporter } from '../../src/result/reporter.js';
 import { loadEvents, recordedResult, replay } from './replay.js';
 
 const events = loadEvents();

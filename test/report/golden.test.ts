@@ -7,7 +7,7 @@ import { HtmlReporter } from '../../src/report/html.js';
 import { JsonReporter } from '../../src/report/json.js';
 import { JunitReporter } from '../../src/report/junit.js';
 import { LineReporter } from '../../src/report/line.js';
-import type { Reporter } from '../../src/report/reporter.js';
+import type { Reporter } from '../../src/result/reporter.js';
 import { GOLDEN_DIR, loadEvents, recordedResult, replay } from './replay.js';
 
 // Recorded reporter events in (a passing case, a failing image assertion with artefacts, a

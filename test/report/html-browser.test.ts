@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { writeHtmlReport } from '../../src/report/html.js';
-import type { CaseResult, RunResult } from '../../src/run/result.js';
-import { summarize } from '../../src/run/result.js';
+import type { CaseResult, RunResult } from '../../src/result/result.js';
+import { summarize } from '../../src/result/result.js';
 import { recordedResult, writeArtefactImages } from './replay.js';
 
 // The HTML report in a real headless Chromium: it loads without a console error, shows the

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { artefactUrl, esc, jsonForScript } from '../../src/report/html-escape.js';
 import { renderHtml } from '../../src/report/html.js';
-import type { RunResult, StepResult } from '../../src/run/result.js';
-import { summarize } from '../../src/run/result.js';
+import type { RunResult, StepResult } from '../../src/result/result.js';
+import { summarize } from '../../src/result/result.js';
 
 function run(step: Partial<StepResult>): RunResult {
   const s: StepResult = { index: 1, kind: 'expect_image', description: 'compare', span: { file: 'p.yaml', line: 2, col: 3 }, status: 'passed', durationMs: 5, attempts: [], args: {}, artefacts: [], notices: [], ...step };

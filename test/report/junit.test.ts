@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderJunit } from '../../src/report/junit.js';
-import type { CaseResult, RunResult, StepResult } from '../../src/run/result.js';
-import { summarize } from '../../src/run/result.js';
+import type { CaseResult, RunResult, StepResult } from '../../src/result/result.js';
+import { summarize } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 import { parseXml, type XmlElement } from './xml.js';
 

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { writeJsonReport } from '../../src/report/json.js';
 import { mergeReports, mergeRunResults, relocate } from '../../src/report/merge.js';
-import { runStatus } from '../../src/run/result.js';
+import { runStatus } from '../../src/result/result.js';
 import { readRunResult } from '../../src/report/read-report.js';
 import { ReportError } from '../../src/report/report-error.js';
-import { summarize, type RunResult } from '../../src/run/result.js';
+import { summarize, type RunResult } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 
 /** A shard of the whole run: some of its cases, its own start and duration, its own workbench URL. */

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
-import type { Reporter } from '../../src/report/reporter.js';
-import type { RunResult } from '../../src/run/result.js';
+import type { Reporter } from '../../src/result/reporter.js';
+import type { RunResult } from '../../src/result/result.js';
 
 /** The recorded events of a small run (see test/golden/reports/events.json). */
 export interface RecordedEvent {

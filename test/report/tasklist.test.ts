@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CohortProgress } from '../../src/report/progress.js';
 import { TaskListReporter } from '../../src/report/tasklist.js';
-import type { CaseResult } from '../../src/run/result.js';
+import type { CaseResult } from '../../src/result/result.js';
 import { loadEvents, replay } from './replay.js';
 
 const events = loadEvents();

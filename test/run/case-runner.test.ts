@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCase, type RunnableStep } from '../../src/run/case-runner.js';
 import type { Classified } from '../../src/run/retry.js';
-import type { CaseInfo, StepResult } from '../../src/run/result.js';
+import type { CaseInfo, StepResult } from '../../src/result/result.js';
 import type { StepRunContext } from '../../src/steps/run-context.js';
 
 class Transient extends Error {}

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { loadPlaybook } from '../../src/compile/index.js';
 import { JsonReporter } from '../../src/report/json.js';
 import { mergeReports } from '../../src/report/merge.js';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 import { runPlans } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import type { Shard } from '../../src/run/shard.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import type { Plan } from '../../src/compile/index.js';
-import type { CaseInfo, RunResult } from '../../src/run/result.js';
+import type { CaseInfo, RunResult } from '../../src/result/result.js';
 import { runPlans } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { redact } from '../../src/run/workbenches.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 import { MANIFEST_NAME, type StudyRecord } from '../../src/run/manifest.js';
 import { runPlans, type RunOptions } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { mergeReports } from '../../src/report/merge.js';
 import { JsonReporter } from '../../src/report/json.js';
-import type { RunResult } from '../../src/run/result.js';
+import type { RunResult } from '../../src/result/result.js';
 import { runPlans } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import type { Shard } from '../../src/run/shard.js';

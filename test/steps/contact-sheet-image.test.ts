@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
-import type { RgbaImage } from '../../src/compare/image.js';
+import type { RgbaImage } from '../../src/image/rgba.js';
 import { makeContactSheet, renderContactSheet, type SheetTile } from '../../src/steps/post-run/contact-sheet-image.js';
 import { image, png } from '../compare/images.js';
 

@@ -1,6 +1,6 @@
-import { drawText, GLYPH_HEIGHT } from './bitmap-font.js';
-import { blit, filled, fillRect } from './pixels.js';
-import { checkDimension, checkImage } from './render-error.js';
+import { drawText, GLYPH_HEIGHT } from '../../image/bitmap-font.js';
+import { blit, filled, fillRect } from '../../image/pixels.js';
+import { checkDimension, checkImage } from '../../image/render-error.js';
 import type { Rgb, RgbaImage } from './types.js';
 
 /** Height of the application window's title bar band, border included. */

@@ -1,14 +1,14 @@
-import { checkDimension } from './render-error.js';
+import { checkDimension } from '../../image/render-error.js';
 import type { RenderLayer, RgbaImage, View } from './types.js';
 import { renderView2D } from './view-2d.js';
 import { renderView3D } from './view-3d.js';
 
 export type { RenderLayer, RgbaImage, Rgb, View } from './types.js';
 export { tileCanvas, frameApplication } from './canvas.js';
-export { resizeImage } from './resize.js';
+export { resizeImage } from '../../image/resize.js';
 export { encodeImage } from './encode.js';
-export { drawText, measureText } from './bitmap-font.js';
-export { RenderInputError } from './render-error.js';
+export { drawText, measureText } from '../../image/bitmap-font.js';
+export { RenderInputError } from '../../image/render-error.js';
 
 /** Draws one render window. Pure: the same inputs give the same pixels. */
 export function renderView(view: View, layers: readonly RenderLayer[]): RgbaImage {

@@ -1,13 +1,8 @@
 import type { Vec3, Volume } from '../volume.js';
 
-/** 8-bit RGBA pixels, row-major from the top-left corner. */
-export interface RgbaImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
+import type { Rgb, RgbaImage } from '../../image/rgba.js';
 
-export type Rgb = [number, number, number];
+export type { Rgb, RgbaImage };
 
 export type ViewDirection = 'axial' | 'sagittal' | 'coronal' | 'original';
 

@@ -2,7 +2,7 @@ import type { Vec3 } from '../volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
 import { blendSpan, prepareLayers, toIndex, toIndexDelta } from './layer-sampler.js';
 import type { RenderLayer, Rgb, RgbaImage, View2D } from './types.js';
-import { fillRgb, packRgb } from './pixels.js';
+import { fillRgb, packRgb } from '../../image/pixels.js';
 
 /** parallel_scale of a 2D camera that has none (a view of 200 mm), so a bad camera still draws. */
 const FALLBACK_PARALLEL_SCALE = 100;

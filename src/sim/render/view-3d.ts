@@ -1,7 +1,7 @@
 import type { Vec3 } from '../volume.js';
 import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
 import { blendPoint, prepareLayers, type PreparedLayer } from './layer-sampler.js';
-import { toRgba } from './pixels.js';
+import { toRgba } from '../../image/pixels.js';
 import type { RenderLayer, RgbaImage, View3D } from './types.js';
 
 /** Where a slice plane shows no data it is drawn in this grey, so its extent stays visible. */

@@ -2,9 +2,11 @@ import * as softwareRenderer from '../render/index.js';
 import type { RgbaImage, Rgb, View } from '../render/types.js';
 import { layersFingerprint, layersFor } from './layers.js';
 import { cellRects } from './splitter.js';
-import { cellView, stdMultiView } from './views.js';
-import type { Viewer } from './viewer.js';
-import { MXN_CANVAS_SIZE, STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE, type EditorAlias, type RenderWindow } from './windows.js';
+import { cellView, stdMultiView, type SceneState } from './views.js';
+import type { DataStoreView } from '../datastore-types.js';
+import type { Layout } from './layout.js';
+import type { TimeNavigation } from './time.js';
+import { MXN_CANVAS_SIZE, STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE, type Cell, type EditorAlias, type RenderWindow } from './windows.js';
 
 export type ScreenshotTarget = { kind: 'application' } | { kind: 'editor'; alias: EditorAlias } | { kind: 'window'; alias: EditorAlias; window: RenderWindow };
 
@@ -31,6 +33,16 @@ interface Job {
 /** The cache is a convenience, not a store: it forgets everything beyond this many entries. */
 const CACHE_LIMIT = 32;
 
+/** What a grab reads of the viewer: its scene, windows, cells and layout. */
+export interface CaptureScene extends SceneState {
+  readonly store: DataStoreView;
+  readonly time: TimeNavigation;
+  isActive(alias: EditorAlias): boolean;
+  cells(): Cell[];
+  cell(id: string): Cell;
+  currentLayout(): Layout;
+}
+
 /**
  * Grabs of render windows, editor canvases and the application window. Every image is drawn
  * from the current state by the pure renderer; the last encoded image of each target is kept
@@ -40,7 +52,7 @@ export class Screenshots {
   private readonly cache = new Map<string, { fingerprint: string; bytes: Buffer }>();
 
   constructor(
-    private readonly viewer: Viewer,
+    private readonly viewer: CaptureScene,
     private readonly renderer: Renderer = softwareRenderer,
   ) {}
 

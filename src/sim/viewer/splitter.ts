@@ -1,3 +1,4 @@
+import type { Rect } from '../../image/rgba.js';
 import type { Layout, LayoutNode } from './layout.js';
 
 /**
@@ -8,12 +9,6 @@ import type { Layout, LayoutNode } from './layout.js';
 /** Width of a splitter handle between two cells, in pixels. */
 export const SPLITTER = 2;
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
 
 type Json = Record<string, unknown>;
 

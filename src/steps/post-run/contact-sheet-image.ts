@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../compare/atomic-write.js';
-import type { RgbaImage } from '../../compare/image.js';
-import { decodePng } from '../../compare/png-decode.js';
-import { encodePng } from '../../compare/png-encode.js';
-import { stampProvenance, type FigureProvenance } from '../../compare/provenance.js';
-import type { CaseResult } from '../../run/result.js';
-import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../sim/render/bitmap-font.js';
-import { fillRect } from '../../sim/render/pixels.js';
-import { resizeImage } from '../../sim/render/resize.js';
+import { writeFileAtomic } from '../../files/atomic-write.js';
+import type { RgbaImage } from '../../image/rgba.js';
+import { decodePng } from '../../image/png-decode.js';
+import { encodePng } from '../../image/png-encode.js';
+import { stampProvenance, type FigureProvenance } from '../../files/provenance.js';
+import type { CaseResult } from '../../result/result.js';
+import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../image/bitmap-font.js';
+import { fillRect } from '../../image/pixels.js';
+import { resizeImage } from '../../image/resize.js';
 import type { Rgb } from '../../sim/render/types.js';
 
 /** One tile of a sheet: the PNG bytes of a study's image, or a note on why there are none. */

@@ -1,7 +1,7 @@
 import { basename, extname, resolve } from 'node:path';
 import { closest } from '../../diagnostics/did-you-mean.js';
 import { entry, type YMap, type YNode, type YScalar } from '../../playbook/tree.js';
-import { artefactAt, type Artefact, type SheetRecord } from '../../run/result.js';
+import { artefactAt, type Artefact, type SheetRecord } from '../../result/result.js';
 import { VERSION } from '../../version.js';
 import { object } from '../schema-defs.js';
 import type { PostRunCompileContext, PostRunStage, StageCase } from './post-run-stage.js';

@@ -1,6 +1,6 @@
 import type { DiagnosticCode } from '../../diagnostics/diagnostic.js';
 import type { YNode, YScalar } from '../../playbook/tree.js';
-import type { Artefact, CaseResult } from '../../run/result.js';
+import type { Artefact, CaseResult } from '../../result/result.js';
 import type { JsonSchema, ValuePath } from '../step-definition.js';
 
 /** A compiled case as a post-run stage sees it. */

@@ -4,8 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { FloatLiteral } from '../../../src/sim/json-literals.js';
 import { readImageBytes } from '../../../src/sim/io/read-image.js';
 import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { LABEL_DEFAULTS, segmentationVolume, type Label } from '../../../src/sim/segmentation.js';
-import { IDENTITY, type Volume } from '../../../src/sim/volume.js';
+import { LABEL_DEFAULTS, type Label } from '../../../src/sim/segmentation.js';
+import { segmentationVolume, IDENTITY, type Volume } from '../../../src/sim/volume.js';
 import { assertReadError } from './fixtures.js';
 import { segmentationNrrd, TWO_GROUPS_JSON, twoGroupValue } from './mitk-segmentation-bytes.js';
 

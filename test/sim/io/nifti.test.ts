@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { readImageBytes } from '../../../src/sim/io/read-image.js';
 import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { LABEL_DEFAULTS, segmentationVolume } from '../../../src/sim/segmentation.js';
-import type { Mat3 } from '../../../src/sim/volume.js';
+import { LABEL_DEFAULTS } from '../../../src/sim/segmentation.js';
+import { segmentationVolume, type Mat3 } from '../../../src/sim/volume.js';
 import { assertGeometry, assertReadError, close, encode, sampleVolume } from './fixtures.js';
 import { niftiBytes } from './nifti-fixture.js';
 

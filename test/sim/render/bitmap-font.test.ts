@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { drawText, measureText } from '../../../src/sim/render/index.js';
-import { filled } from '../../../src/sim/render/pixels.js';
+import { filled } from '../../../src/image/pixels.js';
 import type { RgbaImage } from '../../../src/sim/render/types.js';
 import { isColor, pixelsWhere } from './fixtures.js';
 

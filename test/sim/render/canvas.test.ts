@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeImage, frameApplication, RenderInputError, renderView, resizeImage, tileCanvas } from '../../../src/sim/render/index.js';
-import { filled } from '../../../src/sim/render/pixels.js';
+import { filled } from '../../../src/image/pixels.js';
 import { isColor, pixelsWhere, px, view2d } from './fixtures.js';
 
 const red = filled(4, 6, [1, 0, 0]);

@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { FigureProvenance } from '../compare/provenance.js';
+import type { FigureProvenance } from '../files/provenance.js';
 
 /**
  * The result of a run: plain data that the runner builds and every reporter reads. The JSON
@@ -48,9 +48,12 @@ export interface SheetRecord {
   tiles: Array<{ case: string; path: string; label: string }>;
 }
 
+/** How different two images may be: pixelmatch's per-pixel colour threshold and the allowed count. */
 export interface Tolerance {
+  /** Per-pixel colour distance (0..1, pixelmatch semantics) below which a pixel counts as equal. */
   threshold: number;
   maxDiffPixels?: number;
+  /** Allowed share of differing pixels, 0..1. */
   maxDiffRatio?: number;
 }
 

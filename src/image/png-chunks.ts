@@ -1,4 +1,4 @@
-import { CompareError } from './compare-error.js';
+import { CompareError } from './image-error.js';
 
 /** The eight bytes every PNG file starts with. */
 export const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);

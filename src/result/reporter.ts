@@ -1,4 +1,4 @@
-import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../run/result.js';
+import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from './result.js';
 
 export interface RunStartInfo {
   startedAt: string;

@@ -1,4 +1,4 @@
-import type { Rgb, RgbaImage } from './types.js';
+import type { Rgb, RgbaImage } from './rgba.js';
 
 /** Fills a float RGB buffer (0..1 per channel) with one colour. */
 export function fillRgb(rgb: Float32Array, color: Rgb): void {

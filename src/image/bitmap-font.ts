@@ -1,5 +1,5 @@
 import { fillRect } from './pixels.js';
-import type { Rgb, RgbaImage } from './types.js';
+import type { Rgb, RgbaImage } from './rgba.js';
 
 /**
  * A tiny built-in 5x7 bitmap font for the window title and contact-sheet labels. It is drawn

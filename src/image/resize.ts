@@ -1,5 +1,5 @@
 import { checkDimension, checkImage } from './render-error.js';
-import type { RgbaImage } from './types.js';
+import type { RgbaImage } from './rgba.js';
 
 /** The source pixels one output pixel mixes along one axis, with their weights (summing to 1). */
 interface Taps {

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
-import { listChunks, makeChunk } from '../../src/compare/png-chunks.js';
-import { addPngText, readPngText } from '../../src/compare/png-text.js';
-import { readProvenance, stampProvenance, type FigureProvenance } from '../../src/compare/provenance.js';
-import { card, png, pngjsPixels } from './images.js';
+import { listChunks, makeChunk } from '../../src/image/png-chunks.js';
+import { addPngText, readPngText } from '../../src/image/png-text.js';
+import { readProvenance, stampProvenance, type FigureProvenance } from '../../src/files/provenance.js';
+import { card, png, pngjsPixels } from '../compare/images.js';
 
 const bytes = png(card(20, 12));
 

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompareError } from '../../src/compare/compare-error.js';
-import { decodePng } from '../../src/compare/png-decode.js';
-import { listChunks, makeChunk } from '../../src/compare/png-chunks.js';
-import { card, image, interlacedRgb, png, pngjsPixels, rawPng, rows } from './images.js';
+import { CompareError } from '../../src/image/image-error.js';
+import { decodePng } from '../../src/image/png-decode.js';
+import { listChunks, makeChunk } from '../../src/image/png-chunks.js';
+import { card, image, interlacedRgb, png, pngjsPixels, rawPng, rows } from '../compare/images.js';
 
 async function assertAgrees(bytes: Uint8Array, what: string): Promise<void> {
   const ours = await decodePng(bytes);

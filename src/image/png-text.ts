@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { CompareError } from './compare-error.js';
+import { CompareError } from './image-error.js';
 import { chunkCrcMatches, listChunks, makeChunk, concatBytes } from './png-chunks.js';
 
 const TEXT_TYPES = new Set(['tEXt', 'iTXt', 'zTXt']);

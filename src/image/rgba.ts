@@ -1,4 +1,4 @@
-import { CompareError } from './compare-error.js';
+import { CompareError } from './image-error.js';
 
 /** A decoded image: 8-bit RGBA, rows top to bottom, no padding. */
 export interface RgbaImage {
@@ -6,6 +6,9 @@ export interface RgbaImage {
   height: number;
   data: Uint8Array;
 }
+
+/** A colour, 0..1 per channel. */
+export type Rgb = [number, number, number];
 
 export interface Size {
   width: number;

@@ -1,4 +1,4 @@
-import { addPngText, readPngText } from './png-text.js';
+import { addPngText, readPngText } from '../image/png-text.js';
 
 /** What made a figure, carried inside the PNG so the file can always be traced back. */
 export interface FigureProvenance {

@@ -1,8 +1,8 @@
 import { createInflate } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { CompareError } from './compare-error.js';
+import { CompareError } from './image-error.js';
 import { listChunks, type PngChunk } from './png-chunks.js';
-import type { RgbaImage } from './image.js';
+import type { RgbaImage } from './rgba.js';
 
 /** Larger images are refused rather than risking an allocation the process cannot survive. */
 const MAX_PIXELS = 1 << 28;
