@@ -1,6 +1,6 @@
 import { WorkbenchUsageError } from './errors.js';
 import { float, floats, type JsonFloat } from './json-body.js';
-import type { CameraPatch, StandardView, WindowKind } from './types.js';
+import type { CameraPatch, StandardView, WindowKind } from '../api/wire.js';
 
 export const STANDARD_VIEWS: readonly StandardView[] = ['anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'];
 const VECTORS = ['position', 'focal_point', 'view_up'] as const;

@@ -5,7 +5,7 @@ import { Nodes } from './nodes.js';
 import { Properties } from './properties.js';
 import { Rendering } from './rendering.js';
 import { Transport, type CallOptions, type TransportOptions } from './transport.js';
-import type { FileAccessConfig, Health, ServerInfo } from './types.js';
+import type { FileAccessConfig, Health, ServerInfo } from '../api/wire.js';
 
 export type ConnectOptions = TransportOptions;
 

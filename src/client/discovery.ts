@@ -1,6 +1,6 @@
 import { Fields, fileAccess, health, parseEnvelope, serverInfo } from './parse.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { FileAccessConfig, Health, ServerInfo } from './types.js';
+import type { FileAccessConfig, Health, ServerInfo } from '../api/wire.js';
 
 /**
  * Identity, health and file-access policy of the server. Info and file-access configuration

@@ -3,7 +3,7 @@ import { checkLayoutDocument, type LayoutDocument } from './layout.js';
 import { editorDescriptor, editorInfo, Fields, parseJson, windowEntry } from './parse.js';
 import { captureScreenshot } from './screenshot.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { EditorAlias, EditorDescriptor, EditorInfo, Screenshot, ScreenshotOptions, WindowListEntry } from './types.js';
+import type { EditorAlias, EditorDescriptor, EditorInfo, Screenshot, ScreenshotOptions, WindowListEntry } from '../api/wire.js';
 import { MxnCell, StdMultiWindow, type LayoutGeneration, type StdMultiWindowId } from './windows.js';
 
 /** Plugin ids of the two built-in editors, for the info of an editor that is not open. */

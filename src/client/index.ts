@@ -15,4 +15,4 @@ export type { Rendering, TimeTarget } from './rendering.js';
 export type { Editors, StdMultiEditor, MxnEditor } from './editors.js';
 export { STDMULTI_RENDERERS, type RenderWindow, type StdMultiWindow, type MxnCell, type StdMultiWindowId } from './windows.js';
 export { layoutCellIds, type LayoutDocument, type LayoutGroup, type LayoutSplit, type LayoutWindow, type LayoutLinks, type LayoutNode } from './layout.js';
-export type * from './types.js';
+export type * from '../api/wire.js';

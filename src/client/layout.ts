@@ -1,5 +1,5 @@
 import { WorkbenchUsageError } from './errors.js';
-import type { ViewDirection } from './types.js';
+import type { ViewDirection } from '../api/wire.js';
 
 /**
  * The MxN layout document, typed for schema 2.0 (the one every server accepts). A 3.0

@@ -4,7 +4,7 @@ import { isOwnMachine } from './hosts.js';
 import { Fields, isRec, node, parseEnvelope } from './parse.js';
 import { patchResult, propPath, type PropertyValue } from './properties.js';
 import type { CallOptions, Reply, Transport } from './transport.js';
-import type { NodeInfo } from './types.js';
+import type { NodeInfo } from '../api/wire.js';
 import { directUploadHeaders, insideAllowed, openForUpload, referencePath, splitFileName } from './upload.js';
 
 export type TransferMode = 'direct' | 'file-reference';

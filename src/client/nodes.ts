@@ -6,7 +6,7 @@ import { MAX_DATA_BYTES, MAX_LIST_PAGES } from './limits.js';
 import { bad, Fields, header, node, parseEnvelope, parseJson } from './parse.js';
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
 import type { CallOptions, QueryValue, Transport } from './transport.js';
-import type { NodeInfo } from './types.js';
+import type { NodeInfo } from '../api/wire.js';
 
 /** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
 export type FilterValue = string | number | boolean | { not: string | number | boolean };

@@ -3,7 +3,7 @@ import type { Reply } from './transport.js';
 import type {
   Camera, EditorDescriptor, EditorInfo, FileAccessConfig, Health, MxnCellSummary, NodeInfo, PositionBounds, SelectedPosition,
   SelectedSlice, SelectedTime, ServerInfo, Vec3, ViewDirection, WindowKind, WindowListEntry, WindowSummary,
-} from './types.js';
+} from '../api/wire.js';
 
 type Rec = Record<string, unknown>;
 

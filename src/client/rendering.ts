@@ -3,7 +3,7 @@ import { float, floats } from './json-body.js';
 import { Fields, parseJson, selectedPosition, selectedTime } from './parse.js';
 import { captureScreenshot } from './screenshot.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { Screenshot, ScreenshotOptions, SelectedPosition, SelectedTime, UpdateTarget, Vec3 } from './types.js';
+import type { Screenshot, ScreenshotOptions, SelectedPosition, SelectedTime, UpdateTarget, Vec3 } from '../api/wire.js';
 
 /** Set the time by one of: a time point in milliseconds, or a zero-based step. */
 export type TimeTarget = { timepoint_ms: number; timestep?: never } | { timestep: number; timepoint_ms?: never };

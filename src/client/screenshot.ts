@@ -3,7 +3,7 @@ import { jpegProblem, pngProblem } from './image-check.js';
 import { MAX_IMAGE_BYTES } from './limits.js';
 import { bad, header } from './parse.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { Screenshot, ScreenshotOptions } from './types.js';
+import type { Screenshot, ScreenshotOptions } from '../api/wire.js';
 
 /** The server's limit for either side of a scaled screenshot. */
 export const MAX_SCREENSHOT_SIDE = 8192;

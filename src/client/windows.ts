@@ -8,7 +8,7 @@ import { captureScreenshot } from './screenshot.js';
 import type { CallOptions, Reply, Transport } from './transport.js';
 import type {
   Camera, CameraPatch, EditorAlias, MxnCellSummary, Screenshot, ScreenshotOptions, SelectedPosition, SelectedSlice, Vec3, WindowKind, WindowSummary,
-} from './types.js';
+} from '../api/wire.js';
 
 export type StdMultiWindowId = 'axial' | 'sagittal' | 'coronal' | '3d';
 

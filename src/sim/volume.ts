@@ -6,7 +6,9 @@
  */
 import type { Segmentation } from './segmentation.js';
 
-export type Vec3 = [number, number, number];
+import type { Vec3 } from '../api/wire.js';
+
+export type { Vec3 };
 
 /** Row-major 3x3 matrix; column j is the world direction of index axis j. */
 export type Mat3 = [number, number, number, number, number, number, number, number, number];

@@ -1,19 +1,14 @@
 import type { Vec3, Volume } from '../volume.js';
 
+import type { Camera, ViewDirection } from '../../api/wire.js';
 import type { Rgb, RgbaImage } from '../../image/rgba.js';
 
 export type { Rgb, RgbaImage };
 
-export type ViewDirection = 'axial' | 'sagittal' | 'coronal' | 'original';
+export type { ViewDirection };
 
 /** VTK camera semantics: parallel_scale is half the view height in mm; angle in degrees. */
-export interface CameraState {
-  position: Vec3;
-  focal_point: Vec3;
-  view_up: Vec3;
-  parallel_scale: number | null;
-  perspective_angle: number | null;
-}
+export type CameraState = Camera;
 
 /** One node as a window draws it: visibility and layer already resolved for that window. */
 export interface RenderLayer {

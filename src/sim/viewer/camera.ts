@@ -1,20 +1,13 @@
+import type { CameraPatch, StandardView } from '../../api/wire.js';
 import type { CameraState, ViewDirection } from '../render/types.js';
 import type { Vec3 } from '../volume.js';
 import { centre, frameOf, slabCentre, type Bounds, type NavigationGeometry } from './navigation.js';
 import { add, copy, cross, length, scale, sub } from './vec.js';
 
-export const STANDARD_VIEWS = ['anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'] as const;
-export type StandardView = (typeof STANDARD_VIEWS)[number];
+export const STANDARD_VIEWS = ['anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'] as const satisfies readonly StandardView[];
 
 /** A validated camera PUT: every field optional, at least one present. */
-export interface CameraPatch {
-  standard_view?: StandardView;
-  position?: Vec3;
-  focal_point?: Vec3;
-  view_up?: Vec3;
-  parallel_scale?: number;
-  perspective_angle?: number;
-}
+export type { CameraPatch, StandardView };
 
 /** The 2D camera sits this far from its focal point along the plane normal, as MITK's does. */
 export const CAMERA_DISTANCE_2D = 900000;

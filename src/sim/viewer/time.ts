@@ -1,3 +1,4 @@
+import type { SelectedTime } from '../../api/wire.js';
 import { Problem } from '../problem.js';
 import type { Volume } from '../volume.js';
 
@@ -8,11 +9,6 @@ export interface TimeGeometry {
   stepMs: number;
 }
 
-export interface SelectedTime {
-  timepoint_ms: number;
-  timestep: number;
-  bounds: { min_timepoint_ms: number; max_timepoint_ms: number; steps: number };
-}
 
 /** A static image still spans one step; MITK's default step lasts 1 ms. */
 const stepDuration = (v: Volume): number => (v.timeStepMs > 0 ? v.timeStepMs : 1);

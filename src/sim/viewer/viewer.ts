@@ -1,3 +1,4 @@
+import type { PositionBounds } from '../../api/wire.js';
 import type { DataStoreView } from '../datastore-types.js';
 import { Problem } from '../problem.js';
 import type { CameraState } from '../render/types.js';
@@ -44,10 +45,6 @@ export interface ViewerOptions {
   renderer?: Renderer;
 }
 
-export interface PositionBounds {
-  min_position: Vec3 | null;
-  max_position: Vec3 | null;
-}
 
 export interface SliceState {
   step: number;

@@ -2,7 +2,9 @@ import type { CameraState, Rgb, ViewDirection } from '../render/types.js';
 import type { Vec3 } from '../volume.js';
 import { reset2D, reset3D, type WindowSize } from './camera.js';
 
-export type EditorAlias = 'stdmulti' | 'mxn';
+import type { EditorAlias } from '../../api/wire.js';
+
+export type { EditorAlias };
 export const EDITOR_ALIASES: readonly EditorAlias[] = ['stdmulti', 'mxn'];
 
 export const PLUGIN_IDS: Record<EditorAlias, string> = {

@@ -1,4 +1,5 @@
 /**
+ * The workbench's REST vocabulary, once, for the client and the reference workbench: types only.
  * Parsed representations. Field names are those of the service interface document
  * (snake_case, as on the wire where the wire has them).
  */
