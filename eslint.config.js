@@ -1,6 +1,46 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/*
+ * The folder graph of src/: each folder names the folders it may import, bottom layers first.
+ * An import of any other folder fails lint, so the pipeline order (playbook -> steps -> compile
+ * -> run -> report -> cli) and the independence of the low layers cannot erode. Only the CLI and
+ * the package root may reach the reference workbench (sim/).
+ */
+const LOW = ['api', 'diagnostics', 'image', 'files', 'result'];
+export const LAYERS = {
+  api: [],
+  diagnostics: [],
+  image: [],
+  files: ['image'],
+  result: ['api', 'diagnostics', 'image', 'files'],
+  playbook: ['diagnostics'],
+  compare: [...LOW],
+  client: [...LOW],
+  sim: [...LOW],
+  steps: [...LOW, 'client', 'compare', 'playbook'],
+  compile: [...LOW, 'client', 'compare', 'playbook', 'steps'],
+  run: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile'],
+  report: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run'],
+  cli: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run', 'report', 'sim'],
+};
+
+function folderRule(folder) {
+  const forbidden = Object.keys(LAYERS).filter((other) => other !== folder && !LAYERS[folder].includes(other));
+  if (forbidden.length === 0) return [];
+  return [{
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+          message: `src/${folder}/ may import only ${LAYERS[folder].length ? LAYERS[folder].join(', ') : 'no other folder'} (the folder graph in eslint.config.js).`,
+        }],
+      }],
+    },
+  }];
+}
+
 export default tseslint.config(
   // Generated code (ajv standalone validators) is checked by the test that regenerates it.
   { ignores: ['dist/', 'node_modules/', 'wbplay-out/', 'test/fixtures/', '.bench-tmp/', '**/*.generated.ts'] },
@@ -14,6 +54,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  ...Object.keys(LAYERS).flatMap(folderRule),
   {
     // The CLI, benchmarks and scripts are where output is allowed to happen.
     files: ['src/cli/**', 'bench/**', 'scripts/**'],

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../files/atomic-write.js';
-import type { RgbaImage } from '../../image/rgba.js';
+import type { Rgb, RgbaImage } from '../../image/rgba.js';
 import { decodePng } from '../../image/png-decode.js';
 import { encodePng } from '../../image/png-encode.js';
 import { stampProvenance, type FigureProvenance } from '../../files/provenance.js';
@@ -8,7 +8,6 @@ import type { CaseResult } from '../../result/result.js';
 import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../image/bitmap-font.js';
 import { fillRect } from '../../image/pixels.js';
 import { resizeImage } from '../../image/resize.js';
-import type { Rgb } from '../../sim/render/types.js';
 
 /** One tile of a sheet: the PNG bytes of a study's image, or a note on why there are none. */
 export interface SheetTile {
