@@ -1,3 +1,4 @@
+import type { NodeInfo } from '../../api/wire.js';
 import type { SimNode } from '../datastore-types.js';
 import type { DataStore, PropertyScope } from '../datastore.js';
 import type { SimRequest } from '../http-types.js';
@@ -5,15 +6,7 @@ import { filterText } from '../property-codec.js';
 import { contextParam, READ_SCOPES, scopeParam } from './request-body.js';
 
 /** The node object of every node answer: always these seven keys (unless `fields` trims them). */
-export interface NodeJson {
-  uid: string;
-  name: string;
-  path: string;
-  parent_uid: string | null;
-  data_type: string | null;
-  children_count: number;
-  timestamp: number;
-}
+export type NodeJson = NodeInfo;
 
 const NODE_KEYS: ReadonlyArray<keyof NodeJson> = ['uid', 'name', 'path', 'parent_uid', 'data_type', 'children_count', 'timestamp'];
 
