@@ -40,6 +40,11 @@ export class WorkbenchClient {
     return this.#transport.timeoutMs;
   }
 
+  /** Whether requests carry an API token (never the token itself). */
+  get hasToken(): boolean {
+    return this.#transport.hasToken;
+  }
+
   get stdmulti(): StdMultiEditor {
     return this.editors.stdmulti;
   }

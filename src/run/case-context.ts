@@ -1,4 +1,3 @@
-import { WorkbenchApiError } from '../client/index.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { FigureProvenance } from '../files/provenance.js';
 import type { StepRunContext } from '../steps/run-context.js';
@@ -154,19 +153,5 @@ class AttemptContext implements StepRunContext {
 
   async provenance(): Promise<FigureProvenance> {
     return { ...(await this.setup.provenance()), step: `${this.step.index}: ${this.step.description}` };
-  }
-}
-
-/**
- * Removes what an earlier case left on the workbench so the next study starts from a clean
- * scene. A node already gone (removed with its parent, or by hand) is fine.
- */
-export async function removeNodes(slot: WorkbenchSlot, uids: readonly string[], signal?: AbortSignal): Promise<void> {
-  for (const uid of [...uids].reverse()) {
-    try {
-      await slot.client.nodes.remove(uid, { recursive: true, ...(signal ? { signal } : {}) });
-    } catch (err) {
-      if (!(err instanceof WorkbenchApiError && err.status === 404)) throw err;
-    }
   }
 }

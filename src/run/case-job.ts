@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { registry } from '../steps/registry.js';
 import type { StepDefinition, StepKind } from '../steps/step-definition.js';
 import { VERSION } from '../version.js';
-import { CaseState, removeNodes } from './case-context.js';
+import { CaseState } from './case-context.js';
+import { clearLeftovers } from './clean-up.js';
 import { runCase, type RunnableStep } from './case-runner.js';
 import { classify } from './classify.js';
 import { caseStatus, type CaseResult } from '../result/result.js';
@@ -21,11 +22,12 @@ export async function runCaseJob(run: RunContext, item: RunItem, slot: Workbench
     return finished(notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'));
   }
   run.reporter.onCaseStart?.(item.info, slot.id);
-  const leftovers = slot.leftovers.splice(0);
-  try {
-    await removeNodes(slot, leftovers, run.signal);
-  } catch (err) {
-    return finished(notRun(item, 'the workbench could not be cleared of the previous study', classify(err).info));
+  const failed = await clearLeftovers(run, slot);
+  if (failed) {
+    // The workbench may hold the old study's nodes: it leaves the pool, and this study runs
+    // on another workbench (the pool retries it there) rather than on leftovers.
+    slot.retired = `its scene could not be cleared of ${failed.owner} (${failed.error.code}: ${failed.error.message})`;
+    return finished(notRun(item, `workbench ${slot.label} could not be cleared of ${failed.owner}`, failed.error));
   }
   const { result, state } = await runSteps(run, item, slot);
   const done = (async () => {
@@ -87,7 +89,7 @@ async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot): Pr
     signal: run.signal,
     workbench: slot.label,
   });
-  slot.leftovers.push(...state.created);
+  if (state.created.length > 0) slot.leftovers = { owner: item.info.name, uids: [...state.created] };
   return { result, state };
 }
 

@@ -1,5 +1,6 @@
 import { runCaseJob, finished, type CaseOutcome } from './case-job.js';
 import { classify, mayBeWorkbenchLoss } from './classify.js';
+import { answers } from './clean-up.js';
 import { runPool } from './pool.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
@@ -17,18 +18,19 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
   const writes: Promise<void>[] = [];
   const ended: Promise<void>[] = [];
   let stopped = false;
-  const outcomes = await runPool(run.items, run.slots, {
+  const outcomes = await runPool(run.items, run.slots.filter((slot) => !slot.dead), {
     run: async (item, slot) => {
       const outcome = await runCaseJob(run, item, slot).catch((err: unknown) => finished(notRun(item, 'the case could not run', classify(err).info)));
       writes.push(outcome.done);
       return outcome;
     },
-    slotAlive: (slot, outcome) => slotAlive(slot, outcome),
+    slotAlive: (slot, outcome) => slotAlive(run, slot, outcome),
     abandoned: (item, reason) => finished(notRun(item, reason, { code: 'NO_WORKBENCH', message: reason })),
     shouldStop: () => run.signal.aborted || stopped,
     onSlotLost: (slot, item, retried) => {
+      const why = slot.retired !== undefined ? `leaves the pool: ${slot.retired}; it may hold stale nodes` : `stopped answering during ${item.info.name}`;
       slot.dead = true;
-      run.notice(`workbench ${slot.label} stopped answering during ${item.info.name}; ${retried ? 'the case runs again on another workbench' : 'no other workbench is left to run it'}`);
+      run.notice(`workbench ${slot.label} ${why}; ${retried ? `${item.info.name} runs again on another workbench` : `no other workbench is left to run ${item.info.name}`}`);
     },
     onResult: (_item, { result, done }) => {
       if (run.failFast && (result.status === 'failed' || result.status === 'error')) stopped = true;
@@ -47,8 +49,8 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
 }
 
 /** Asked after every case: a case that erred in a way a lost workbench would explain makes the pool ping it. */
-async function slotAlive(slot: WorkbenchSlot, { result }: CaseOutcome): Promise<boolean> {
-  if (slot.dead) return false;
+async function slotAlive(run: RunContext, slot: WorkbenchSlot, { result }: CaseOutcome): Promise<boolean> {
+  if (slot.dead || slot.retired !== undefined) return false;
   if (result.status !== 'error' || !result.steps.some((s) => s.error && mayBeWorkbenchLoss(s.error))) return true;
-  return slot.client.ping({ timeoutMs: 2000 }).catch(() => false);
+  return answers(run, slot, 2000);
 }

@@ -73,7 +73,7 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
   for (const rest of queue) {
     if (options.shouldStop?.()) continue;
     const item = items[rest.index] as I;
-    const result = options.abandoned(item, 'no workbench left: every workbench of the pool stopped answering');
+    const result = options.abandoned(item, 'no workbench left: every workbench of the pool stopped answering or could not be cleared');
     results[rest.index] = result;
     options.onResult?.(item, result);
   }

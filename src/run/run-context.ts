@@ -18,6 +18,10 @@ export interface RunOptions {
   retry?: RetryPolicy;
   /** Per step, all attempts included. */
   timeoutMs?: number;
+  /** Per HTTP exchange, headers and body (the client's default: 30 s). */
+  requestTimeoutMs?: number;
+  /** Write each case's HTTP exchanges to `trace.jsonl` beside its artefacts. */
+  trace?: boolean;
   /** Stop taking new cases after the first that did not pass. */
   failFast?: boolean;
   golden?: { update: UpdateMode; ci: boolean };
@@ -44,6 +48,7 @@ export class RunContext {
   readonly timeoutMs: number;
   readonly golden: { update: UpdateMode; ci: boolean };
   readonly failFast: boolean;
+  readonly trace: boolean;
   readonly signal: AbortSignal;
 
   constructor(
@@ -59,6 +64,7 @@ export class RunContext {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     this.golden = options.golden ?? { update: 'missing', ci: false };
     this.failFast = options.failFast === true;
+    this.trace = options.trace === true;
     this.signal = options.signal ?? new AbortController().signal;
   }
 

@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import { runCases } from './dispatch.js';
 import { runPostRunStages } from './post-run.js';
 import { RESULT_VERSION, runStatus, summarize, type Provenance, type RunResult } from '../result/result.js';
+import { checkWorkbenches } from './preflight.js';
 import { Resume } from './resume.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import { selectItems } from './run-item.js';
@@ -21,9 +22,10 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   const items = selectItems(options.plans, options.shard, options.outputDir);
   const resume = await Resume.open(items, options.outputDir, options.force === true);
   if (resume.notice) options.reporter.onNotice?.(resume.notice);
-  const slots = await openWorkbenches(options.workbenches, items.length);
+  const slots = await openWorkbenches(options.workbenches, items.length, options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {});
   const run = new RunContext(options, items, resume, slots);
   try {
+    await checkWorkbenches(run);
     await run.reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: run.outputDir });
     const cases = await runCases(run);
     const figures = await runPostRunStages(run, cases);

@@ -1,4 +1,4 @@
-import { connect, launchWorkbench, type ServerInfo, type WorkbenchClient } from '../client/index.js';
+import { connect, launchWorkbench, type ExchangeEvent, type ServerInfo, type WorkbenchClient } from '../client/index.js';
 import type { PoolSlot } from './pool.js';
 
 /** A workbench a factory started for a run; the run stops it when it ends. */
@@ -42,10 +42,14 @@ export interface WorkbenchSlot extends PoolSlot {
   readonly client: WorkbenchClient;
   /** Filled on first use, for provenance. */
   info?: ServerInfo;
-  /** Nodes the last case on this slot created, removed before the next case starts. */
-  leftovers: string[];
+  /** Nodes the last case on this slot created (and which case), removed before the next case starts. */
+  leftovers: { owner: string; uids: string[] } | undefined;
   /** Set when the workbench is known to be gone (an embedded worker that exited). */
   dead: boolean;
+  /** Why the workbench left the pool though it still answers (its scene could not be cleared). */
+  retired?: string;
+  /** Sees every HTTP exchange of this slot's client while set: the trace of the case it runs. */
+  onExchange?: (event: ExchangeEvent) => void;
   stop(): Promise<void>;
 }
 
@@ -53,13 +57,12 @@ export interface WorkbenchSlot extends PoolSlot {
  * Connects to the given workbenches, or starts them for `cases` cases. Anything started here
  * is stopped by its slot's `stop`, also when a later start fails.
  */
-export async function openWorkbenches(source: WorkbenchSource, cases: number): Promise<WorkbenchSlot[]> {
+export async function openWorkbenches(source: WorkbenchSource, cases: number, options: ConnectionOptions = {}): Promise<WorkbenchSlot[]> {
   if ('urls' in source) {
     const connected: WorkbenchSlot[] = [];
     try {
       for (const url of source.urls) {
-        const client = connect({ url, ...(source.token !== undefined ? { token: source.token } : {}), ...(source.allowInsecureToken ? { allowInsecureToken: true } : {}) });
-        connected.push(slot(connected.length, redact(url), client, () => client.close()));
+        connected.push(slotWith(connected.length, redact(url), url, source.token, source.allowInsecureToken === true, options, (client) => client.close()));
       }
     } catch (err) {
       await closeWorkbenches(connected);
@@ -84,8 +87,7 @@ export async function openWorkbenches(source: WorkbenchSource, cases: number): P
     throw failures[0];
   }
   return started.map((workbench, i) => {
-    const client = connect({ url: workbench.url, ...(workbench.token !== undefined ? { token: workbench.token } : {}) });
-    const s = slot(i, workbench.label, client, async () => {
+    const s = slotWith(i, workbench.label, workbench.url, workbench.token, false, options, async (client) => {
       await client.close();
       await workbench.stop();
     });
@@ -110,9 +112,24 @@ export function launchedWorkbenches(count: number, executable?: string): Workben
   };
 }
 
-function slot(id: number, label: string, client: WorkbenchClient, stop: () => Promise<void>): WorkbenchSlot {
+/** How the run talks to every workbench. */
+export interface ConnectionOptions {
+  /** One HTTP exchange, headers and body (the client's default: 30 s). */
+  requestTimeoutMs?: number;
+}
+
+/** A slot's client: its exchanges go to whatever the slot's `onExchange` is at the time. */
+function slotWith(id: number, label: string, url: string, token: string | undefined, allowInsecureToken: boolean, options: ConnectionOptions, stop: (client: WorkbenchClient) => Promise<void>): WorkbenchSlot {
+  const client = connect({
+    url,
+    ...(token !== undefined ? { token } : {}),
+    ...(allowInsecureToken ? { allowInsecureToken: true } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+    onExchange: (event) => s.onExchange?.(event),
+  });
   let stopping: Promise<void> | undefined;
-  return { id, label, client, leftovers: [], dead: false, stop: () => (stopping ??= stop()) };
+  const s: WorkbenchSlot = { id, label, client, leftovers: undefined, dead: false, stop: () => (stopping ??= stop(client)) };
+  return s;
 }
 
 /** A URL as reports may show it: without credentials or query. */

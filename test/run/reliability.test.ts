@@ -1,0 +1,109 @@
+// What a run does when the workbench misbehaves outside a step: the clean-up between studies
+// under the retry policy, a scene that cannot be cleared, and workbenches that cannot be reached.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { connect } from '../../src/client/index.js';
+import { WorkbenchUnreachableError } from '../../src/run/preflight.js';
+import { runPlans } from '../../src/run/runner.js';
+import { redact } from '../../src/run/workbenches.js';
+import { cohortPlan, FAST_RETRY, makeCohort, wbplay, type Cohort } from '../helpers/cohort.js';
+import { startTestWorkbench } from '../helpers/workbench.js';
+
+let dir = '';
+let cohort: Cohort;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wbplay-reliability-'));
+  cohort = await makeCohort(dir, 3);
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A loopback port that nothing listens on. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function nodeNames(url: string): Promise<string[]> {
+  const client = connect({ url });
+  try {
+    return (await client.nodes.list()).map((n) => n.name).sort();
+  } finally {
+    await client.close();
+  }
+}
+
+test('the clean-up between studies is retried; a DELETE whose answer was lost and then answers 404 has succeeded', async (t) => {
+  // The first removal is applied but its answer lost (its retry answers 404); the third answers 503 once.
+  const wb = await startTestWorkbench({ faults: 'drop-after@DELETE /api/v1/datastorage/nodes/*#1;503@DELETE /api/v1/datastorage/nodes/*#3' });
+  t.after(() => wb.stop());
+  const notices: string[] = [];
+  const out = join(dir, 'retried-clean-up');
+  const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { urls: [wb.url] }, reporter: { onNotice: (m) => notices.push(m) }, outputDir: out, retry: FAST_RETRY });
+  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed', 'passed'], JSON.stringify(result.cases.map((c) => c.steps.find((s) => s.error)?.error)));
+  assert.deepEqual(notices, []);
+  // Only the last study's two nodes are left: nothing of the others, nothing twice.
+  assert.equal((await nodeNames(wb.url)).length, 2);
+});
+
+test('a scene that cannot be cleared is blamed on the study that left it; that workbench leaves the pool and the next study runs on another', async (t) => {
+  const stuck = await startTestWorkbench({ faults: '503@DELETE /api/v1/datastorage/nodes/**' });
+  const healthy = await startTestWorkbench();
+  t.after(() => Promise.all([stuck.stop(), healthy.stop()]));
+  const notices: string[] = [];
+  const out = join(dir, 'stuck-clean-up');
+  const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { urls: [stuck.url, healthy.url] }, reporter: { onNotice: (m) => notices.push(m) }, outputDir: out, retry: FAST_RETRY });
+  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed', 'passed']);
+  const onStuck = result.cases.filter((c) => c.workbench === redact(stuck.url)).map((c) => c.name);
+  assert.equal(onStuck.length, 1, 'one study ran on the workbench that cannot be cleared, then it left the pool');
+  assert.equal(notices.length, 1, notices.join('\n'));
+  assert.match(notices[0]!, new RegExp(`^workbench ${redact(stuck.url).replace(/[.]/g, '\\.')} leaves the pool: its scene could not be cleared of ${onStuck[0]!.replace(/[.[\]()]/g, '\\$&')} \\(SERVICE_UNAVAILABLE: DELETE .*HTTP 503.*\\); it may hold stale nodes; .* runs again on another workbench$`));
+  assert.doesNotMatch(notices[0]!, /stopped answering/);
+});
+
+test('a workbench that cannot be reached ends the run before any case, with one message that names the URL', async () => {
+  const url = `http://127.0.0.1:${await deadPort()}`;
+  const started: string[] = [];
+  await assert.rejects(
+    runPlans({ plans: [cohortPlan(cohort, join(dir, 'dead'))], workbenches: { urls: [url] }, reporter: { onCaseStart: (c) => started.push(c.id) }, outputDir: join(dir, 'dead'), retry: FAST_RETRY }),
+    (err: unknown) => err instanceof WorkbenchUnreachableError && err.message === `nothing answers at ${url}: the connection was refused` && /REST server/.test(err.hint),
+  );
+  assert.deepEqual(started, []);
+});
+
+test('a host that does not resolve is named once; the CLI exits 1 with one message and no retry storm', async () => {
+  const result = await wbplay(['run', cohort.playbook, '--url', 'http://no-such-host.invalid:8080', '--out', join(dir, 'dns'), '--reporter', 'line'], cohort.dir);
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /the host of http:\/\/no-such-host\.invalid:8080 is not known \(DNS lookup failed\)/);
+  assert.equal(result.stderr.match(/no-such-host/g)?.length, 1, result.stderr);
+  assert.doesNotMatch(result.stdout + result.stderr, /stopped answering|retry/i);
+});
+
+test('a token the workbench refuses ends the run before any case, names where to put the token, and never shows it', async (t) => {
+  const wb = await startTestWorkbench({ token: 'right-token-31415' });
+  t.after(() => wb.stop());
+  const result = await wbplay(['run', cohort.playbook, '--url', wb.url, '--token-env', 'MY_TOKEN', '--out', join(dir, 'token'), '--reporter', 'line'], cohort.dir, { MY_TOKEN: 'wrong-token-27182' });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /the API token was not accepted \(HTTP 401\)/);
+  assert.doesNotMatch(result.stdout + result.stderr, /wrong-token-27182|right-token-31415/);
+  assert.deepEqual(await nodeNamesWithToken(wb.url, 'right-token-31415'), []);
+});
+
+async function nodeNamesWithToken(url: string, token: string): Promise<string[]> {
+  const client = connect({ url, token });
+  try {
+    return (await client.nodes.list()).map((n) => n.name);
+  } finally {
+    await client.close();
+  }
+}
