@@ -28,6 +28,7 @@ export type { RunOptions } from './run/runner.js';
 export { launchedWorkbenches } from './run/workbenches.js';
 export type { StartedWorkbench, WorkbenchFactory, WorkbenchSource, WorkbenchUrls } from './run/workbenches.js';
 export { DEFAULT_RETRY } from './run/retry.js';
+export { WorkbenchUnreachableError } from './run/preflight.js';
 export type { RetryPolicy } from './run/retry.js';
 export type { Shard } from './run/shard.js';
 export type { UpdateMode } from './compare/golden.js';

@@ -10,7 +10,8 @@ const INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 
 const VALUES = [
   'CompareError', 'DEFAULT_RETRY', 'PLAN_VERSION', 'PlaybookError', 'RESULT_VERSION', 'ReportError', 'VERSION',
-  'WorkbenchApiError', 'WorkbenchClient', 'WorkbenchError', 'WorkbenchLaunchError', 'WorkbenchNetworkError', 'WorkbenchProtocolError', 'WorkbenchUsageError',
+  'WorkbenchApiError', 'WorkbenchClient', 'WorkbenchError', 'WorkbenchLaunchError', 'WorkbenchNetworkError', 'WorkbenchProtocolError', 'WorkbenchUnreachableError',
+  'WorkbenchUsageError',
   'compareImages', 'compilePlaybook', 'connect', 'createReporters', 'discover', 'embeddedWorkbenches', 'float', 'formatPlan', 'launchWorkbench',
   'launchedWorkbenches', 'loadPlaybook', 'readProvenance', 'renderDiagnostics', 'runPlans', 'startReferenceWorkbench',
 ];

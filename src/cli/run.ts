@@ -20,6 +20,8 @@ interface RunCliOptions {
   tag: string[];
   retries?: string;
   timeout?: string;
+  requestTimeout?: string;
+  trace?: boolean;
   failFast?: boolean;
   quiet?: boolean;
   force?: boolean;
@@ -58,6 +60,8 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
     .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
+    .option('--request-timeout <ms>', 'time limit per HTTP exchange, headers and body; a stalled exchange is abandoned and retried within the step\'s time (default 30000)')
+    .option('--trace', 'write each case\'s HTTP exchanges (method, path, status, duration, attempt; never a header or token) to trace.jsonl beside its artefacts')
     .option('--fail-fast', 'stop starting new cases after the first failure')
     .option('--quiet', 'no progress output; failures and the summary only')
     .option('--force', 'run cohort studies again even when the manifest says they are up to date')
@@ -114,6 +118,8 @@ async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCod
       outputDir,
       retry: settings.retry,
       timeoutMs: settings.timeoutMs,
+      ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
+      trace: opts.trace === true,
       failFast: opts.failFast === true,
       golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci },
       force: opts.force === true,
@@ -147,6 +153,7 @@ interface Settings {
   workers?: number;
   retry?: RetryPolicy;
   timeoutMs?: number;
+  requestTimeoutMs?: number;
   /** Absent: missing goldens are written, except in CI where they fail. */
   update?: (typeof UPDATE_MODES)[number];
 }
@@ -157,6 +164,7 @@ function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings 
   if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
   if (opts.retries !== undefined) settings.retry = { ...defaultRetry, retries: whole('--retries', opts.retries, 0) };
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
+  if (opts.requestTimeout !== undefined) settings.requestTimeoutMs = whole('--request-timeout', opts.requestTimeout, 1);
   if (opts.launch && opts.url.length > 0) throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
   return settings;
 }

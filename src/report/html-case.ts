@@ -29,6 +29,7 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
   ];
   if (problem) {
     parts.push(`<p class="case-problem">Step ${problem.index} <b>${esc(problem.kind)}</b> at <span class="mono">${esc(formatSpan(problem.span))}</span>: ${esc(stepProblem(problem) ?? problem.status)}</p>`);
+    if (c.trace) parts.push(`<p class="case-trace"><a href="${esc(artefactUrl(c.trace, ctx.outputDir))}">HTTP trace of this case</a> (one exchange per line)</p>`);
   }
   parts.push('<ol class="steps">');
   for (const step of c.steps) parts.push(stepMarkup(step, `${position}.${step.index}`, ctx));

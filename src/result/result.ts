@@ -104,6 +104,8 @@ export interface CaseResult extends Omit<CaseInfo, 'steps'> {
   durationMs: number;
   /** Which workbench ran it (URL without credentials, or `embedded`). */
   workbench?: string;
+  /** Its HTTP exchanges (`--trace`), relative to the output folder where possible. */
+  trace?: string;
   steps: StepResult[];
 }
 

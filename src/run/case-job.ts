@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { registry } from '../steps/registry.js';
 import type { StepDefinition, StepKind } from '../steps/step-definition.js';
 import { VERSION } from '../version.js';
@@ -8,6 +8,7 @@ import { runCase, type RunnableStep } from './case-runner.js';
 import { classify } from './classify.js';
 import { caseStatus, type CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
+import { CaseTrace } from './trace.js';
 import { notRun, type RunItem } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
@@ -22,6 +23,17 @@ export async function runCaseJob(run: RunContext, item: RunItem, slot: Workbench
     return finished(notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'));
   }
   run.reporter.onCaseStart?.(item.info, slot.id);
+  const artefactDir = join(run.outputDir, 'artefacts', safeName(item.plan.name), safeName(item.case.id));
+  const trace = run.trace ? new CaseTrace() : undefined;
+  slot.onExchange = trace?.record;
+  try {
+    return await runOnSlot(run, item, slot, inputHash, artefactDir, trace);
+  } finally {
+    slot.onExchange = undefined;
+  }
+}
+
+async function runOnSlot(run: RunContext, item: RunItem, slot: WorkbenchSlot, inputHash: string, artefactDir: string, trace: CaseTrace | undefined): Promise<CaseOutcome> {
   const failed = await clearLeftovers(run, slot);
   if (failed) {
     // The workbench may hold the old study's nodes: it leaves the pool, and this study runs
@@ -29,8 +41,11 @@ export async function runCaseJob(run: RunContext, item: RunItem, slot: Workbench
     slot.retired = `its scene could not be cleared of ${failed.owner} (${failed.error.code}: ${failed.error.message})`;
     return finished(notRun(item, `workbench ${slot.label} could not be cleared of ${failed.owner}`, failed.error));
   }
-  const { result, state } = await runSteps(run, item, slot);
+  const { result, state } = await runSteps(run, item, slot, artefactDir, trace);
+  const tracePath = join(artefactDir, 'trace.jsonl');
+  if (trace) result.trace = relative(run.outputDir, tracePath);
   const done = (async () => {
+    if (trace) await trace.write(tracePath).catch((err: unknown) => run.notice(`the HTTP trace of ${item.info.name} could not be written: ${(err as Error).message}`));
     await settleOutputs(result, state);
     await run.resume.record(item, inputHash, result, state.outputs, run.notice);
   })();
@@ -51,7 +66,7 @@ export function finished(result: CaseResult): CaseOutcome {
   return { result, done: Promise.resolve() };
 }
 
-async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<{ result: CaseResult; state: CaseState }> {
+async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot, artefactDir: string, trace: CaseTrace | undefined): Promise<{ result: CaseResult; state: CaseState }> {
   const { plan } = item;
   const inputs = run.resume.inputFiles(item);
   const state = new CaseState({
@@ -59,7 +74,7 @@ async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot): Pr
     caseNumber: item.number,
     slot,
     outputDir: run.outputDir,
-    artefactDir: join(run.outputDir, 'artefacts', safeName(plan.name), safeName(item.case.id)),
+    artefactDir,
     golden: run.golden,
     timeoutMs: run.timeoutMs,
     hasher: run.resume.hasher,
@@ -83,7 +98,10 @@ async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot): Pr
   const result = await runCase(item.info, steps, {
     policy: run.retry,
     classify,
-    context: (step, attempt, signal, notice) => state.context(step, attempt, signal, notice),
+    context: (step, attempt, signal, notice) => {
+      trace?.at(step.index, attempt);
+      return state.context(step, attempt, signal, notice);
+    },
     reporter: run.reporter,
     timeoutMs: run.timeoutMs,
     signal: run.signal,

@@ -1,7 +1,7 @@
 // What a run does when the workbench misbehaves outside a step: the clean-up between studies
 // under the retry policy, a scene that cannot be cleared, and workbenches that cannot be reached.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,3 +107,45 @@ async function nodeNamesWithToken(url: string, token: string): Promise<string[]>
     await client.close();
   }
 }
+
+test('a stalled exchange is abandoned at the request timeout and retried within the step\'s time', async (t) => {
+  const wb = await startTestWorkbench({ faults: 'stall@GET /api/v1/rendering/editors/stdmulti/windows/axial/screenshot#1' });
+  t.after(() => wb.stop());
+  const out = join(dir, 'request-timeout');
+  const plan = cohortPlan(cohort, out);
+  const result = await runPlans({ plans: [{ ...plan, cases: plan.cases.slice(0, 1) }], workbenches: { urls: [wb.url] }, reporter: {}, outputDir: out, retry: FAST_RETRY, timeoutMs: 10_000, requestTimeoutMs: 300 });
+  assert.equal(result.status, 'passed');
+  const shot = result.cases[0]!.steps.find((s) => s.kind === 'screenshot')!;
+  assert.deepEqual(shot.attempts.map((a) => a.error?.code ?? 'ok'), ['TIMEOUT', 'ok']);
+});
+
+test('--trace writes each case\'s exchanges with step, attempt and how a failure was classified; the report links it; no token anywhere', async (t) => {
+  const token = 'trace-token-16180';
+  const wb = await startTestWorkbench({ token, faults: '503@POST /api/v1/datastorage/nodes#1' });
+  t.after(() => wb.stop());
+  const playbook = join(cohort.dir, 'traced.yaml');
+  await writeFile(playbook, [
+    'version: 1',
+    'name: Traced',
+    'foreach:',
+    '  csv: data/studies.csv',
+    'steps:',
+    '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
+    '  - set: { node: ct, opacity: 0.5 }',
+    '  - expect_state: { of: node:ct, equals: { opacity: 0.9 } }',
+    '',
+  ].join('\n'));
+  const out = join(dir, 'traced');
+  const result = await wbplay(['run', playbook, '--url', wb.url, '--token-env', 'WB_TOKEN', '--trace', '--grep', cohort.studies[0]!.name, '--out', out, '--reporter', 'line,json,html'], cohort.dir, { WB_TOKEN: token });
+  assert.equal(result.code, 1, result.stderr);
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { cases: Array<{ trace?: string }> };
+  const tracePath = report.cases[0]!.trace!;
+  const lines = (await readFile(join(out, tracePath), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const creates = lines.filter((l) => l.method === 'POST' && l.path === '/api/v1/datastorage/nodes');
+  assert.deepEqual(creates.map((l) => [l.step, l.attempt, l.status, l.outcome, l.retried]), [[1, 1, 503, 'SERVICE_UNAVAILABLE', true], [1, 2, 201, 'ok', undefined]]);
+  for (const line of lines) assert.equal(typeof line.duration_ms, 'number');
+  const html = await readFile(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<a href="[^"]*trace\.jsonl">HTTP trace of this case<\/a>/);
+  for (const file of [tracePath, 'report.json', 'report.html']) assert.doesNotMatch(await readFile(join(out, file), 'utf8'), new RegExp(token));
+  assert.doesNotMatch(result.stdout + result.stderr, new RegExp(token));
+});
