@@ -1,7 +1,11 @@
+import { resolve } from 'node:path';
 import { compilePlaybook, parseVarAssignments, type CompileOptions, type Plan } from '../compile/index.js';
 import { renderDiagnostics } from '../diagnostics/render.js';
 import { useColor } from '../report/colors.js';
 import { CommandError, reportError } from './errors.js';
+
+/** Where output goes when neither `--out` nor the playbook says: `${out}` is always defined. */
+export const DEFAULT_OUT = 'wbplay-out';
 
 export interface CompileInputOptions extends Pick<CompileOptions, 'checkFiles' | 'checkOnly'> {
   /** Called for each file without any problem, in order. */
@@ -25,7 +29,7 @@ export function compileAll(files: readonly string[], varArgs: readonly string[],
   for (const file of files) {
     let result: ReturnType<typeof compilePlaybook>;
     try {
-      result = compilePlaybook(file, { vars: parsed.vars, ...compileOptions });
+      result = compilePlaybook(file, { vars: parsed.vars, defaultVars: { out: resolve(DEFAULT_OUT) }, ...compileOptions });
     } catch (err) {
       // A bug, not the user's mistake: one error rather than a stack trace.
       reportError(new CommandError('INTERNAL', `could not compile ${file}: ${(err as Error).message}`, 'this is a bug in wbplay, not in the playbook; please report it'));

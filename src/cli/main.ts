@@ -21,7 +21,7 @@ export async function main(argv: string[]): Promise<ExitCode> {
     });
   }
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(bareUpdateGoldens(argv), { from: 'user' });
   } catch (err) {
     const code = (err as { code?: string; exitCode?: number }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.ok;
@@ -29,6 +29,21 @@ export async function main(argv: string[]): Promise<ExitCode> {
     throw err;
   }
   return exitCode;
+}
+
+const UPDATE_MODES = new Set(['none', 'missing', 'changed', 'all']);
+
+/**
+ * `--update-goldens` (or `-u`) takes an optional mode, so a parser would take the playbook after
+ * it for the mode. Bare, anywhere on the line, it means `changed`: the next word is left alone
+ * unless it is a mode.
+ */
+export function bareUpdateGoldens(argv: readonly string[]): string[] {
+  return argv.flatMap((arg, i) => {
+    if (arg !== '--update-goldens' && arg !== '-u') return [arg];
+    const next = argv[i + 1];
+    return next !== undefined && UPDATE_MODES.has(next) ? ['--update-goldens'] : ['--update-goldens=changed'];
+  });
 }
 
 // Run only when started as a program (also through the npm bin symlink), not when imported.

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
 import type { Plan } from '../compile/plan.js';
 import type { RetryPolicy } from '../run/retry.js';
@@ -46,7 +46,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
   program
     .command('run')
     .description('run playbooks against a workbench: figures, golden-image assertions and reports')
-    .argument('<playbook...>', 'playbook files')
+    .argument('<playbook...>', 'playbook files, folders of playbooks, or quoted globs')
     .option('--url <url>', 'workbench URL (repeat for one workbench per worker)', collect, [])
     .option('--token-env <name>', 'environment variable holding the workbench API token')
     .option('--allow-insecure-token', 'send the token over plain http:// to a host that is not loopback')
@@ -55,7 +55,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
     .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
     .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collect, [])
-    .addOption(new Option('--update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
+    .addOption(new Option('-u, --update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag, anywhere on the line), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
     .option('--grep <regex>', 'run only cases whose name matches')
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
@@ -82,10 +82,13 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<ExitCod
 }
 
 async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCode> {
-  const [{ compileAll }, { DEFAULT_RETRY }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js')]);
+  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js')]);
   const settings = readSettings(opts, DEFAULT_RETRY);
   const vars = opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var;
-  const compiled = compileAll(files, vars);
+  const { expandPlaybookArgs, selectByTag } = await import('./playbook-args.js');
+  const chosen = selectByTag(expandPlaybookArgs(files), opts.tag);
+  if (chosen.length === 0) throw new CommandError('NO_CASES', `no playbook has the tag ${opts.tag.join(' or ')}`, 'check the playbooks\' `tags`');
+  const compiled = compileAll(chosen, vars);
   if (!compiled) return EXIT.usage;
   const plans = filterCases(compiled, opts);
   if (plans.every((p) => p.cases.length === 0)) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
@@ -97,7 +100,7 @@ async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCod
 
   const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js'), workbenchSource(choice)]);
   const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-  const outputDir = resolve(opts.out ?? 'wbplay-out');
+  const outputDir = resolve(opts.out ?? DEFAULT_OUT);
   const isTTY = process.stdout.isTTY === true;
   const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), { outputDir, stream: process.stdout, isTTY, env: process.env });
 
@@ -131,6 +134,8 @@ async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCod
       reportError(new CommandError('REPORTER_FAILED', `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`));
     }
     if (opts.quiet) process.stderr.write(quietSummary(result));
+    // Quiet runs keep stdout empty: the line goes with their summary.
+    (opts.quiet ? process.stderr : process.stdout).write(`Report: ${shownPath(join(outputDir, 'report.html'))}\n`);
     if (controller.signal.aborted) return EXIT.interrupted;
     return result.status === 'passed' || result.status === 'skipped' ? EXIT.ok : EXIT.failed;
   } catch (err) {
@@ -166,7 +171,23 @@ function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings 
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
   if (opts.requestTimeout !== undefined) settings.requestTimeoutMs = whole('--request-timeout', opts.requestTimeout, 1);
   if (opts.launch && opts.url.length > 0) throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
+  if (opts.launch && !process.env.MITK_WORKBENCH) throw new CommandError('BAD_OPTION', '--launch needs the workbench program: MITK_WORKBENCH is not set', 'set MITK_WORKBENCH to the path of MitkWorkbench (or of the script that starts it)');
+  for (const url of opts.url) checkUrl(url, '--url');
+  if (opts.url.length === 0 && process.env.WORKBENCH_URL) checkUrl(process.env.WORKBENCH_URL, 'WORKBENCH_URL');
   return settings;
+}
+
+/** A workbench URL is an http(s) root; `localhost:8080` and the like get the URL they meant. */
+function checkUrl(value: string, where: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return;
+  const hostPort = /^[A-Za-z0-9.-]+:\d+(\/.*)?$/.test(value) || /^[A-Za-z0-9.-]+$/.test(value);
+  throw new CommandError('BAD_OPTION', `${where}: '${value}' is not an http:// or https:// URL`, hostPort ? `did you mean http://${value}?` : 'give the workbench root, such as http://localhost:8080');
 }
 
 function whole(name: string, value: string, min: number): number {
@@ -188,7 +209,7 @@ function workbenchChoice(plans: readonly Plan[], opts: RunCliOptions, workers: n
     throw new CommandError('BAD_OPTION', `--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time)`, `give --url ${workers} times, or --launch`);
   }
   const token = tokenFor(plans, opts);
-  return { kind: 'urls', urls: { urls, ...(token !== undefined ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) } };
+  return { kind: 'urls', urls: { urls, ...(token !== undefined ? { token: token.token, tokenSource: token.source } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) } };
 }
 
 /** The simulator is loaded only when the run uses it. */
@@ -198,16 +219,23 @@ async function workbenchSource(choice: WorkbenchChoice): Promise<WorkbenchSource
   return (await import('../sim/embedded.js')).embeddedWorkbenches(choice.count);
 }
 
-function tokenFor(plans: readonly Plan[], opts: RunCliOptions): string | undefined {
+/** The default token variable, read when neither --token-env nor the playbook names one. */
+const DEFAULT_TOKEN_ENV = 'WORKBENCH_TOKEN';
+
+/** The token and where it came from (for messages; never the token itself). */
+function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string; source: string } | undefined {
   const fromPlan = plans.find((p) => p.workbench.token)?.workbench.token;
-  const name = opts.tokenEnv ?? (fromPlan && 'env' in fromPlan ? fromPlan.env : undefined);
-  if (name === undefined) {
+  const planEnv = fromPlan && 'env' in fromPlan ? fromPlan.env : undefined;
+  if (opts.tokenEnv === undefined && planEnv === undefined) {
     if (fromPlan) throw new CommandError('TOKEN_IN_PLAYBOOK', 'the playbook holds the API token itself', 'keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME');
-    return undefined;
+    const token = process.env[DEFAULT_TOKEN_ENV];
+    return token ? { token, source: `the environment variable ${DEFAULT_TOKEN_ENV} (the default)` } : undefined;
   }
+  const name = (opts.tokenEnv ?? planEnv)!;
+  const source = opts.tokenEnv !== undefined ? `the environment variable ${name} (--token-env)` : `the environment variable ${name} (the playbook's workbench.token)`;
   const token = process.env[name];
   if (token === undefined || token === '') throw new CommandError('TOKEN_NOT_SET', `the token's environment variable ${name} is not set`, `set ${name} to the workbench's API token, or name another variable with --token-env`);
-  return token;
+  return { token, source };
 }
 
 /** `--grep` over case names, `--tag` over playbook tags. */
@@ -223,6 +251,12 @@ function filterCases(plans: readonly Plan[], opts: RunCliOptions): Plan[] {
   return plans
     .filter((p) => opts.tag.length === 0 || p.tags.some((t) => opts.tag.includes(t)))
     .map((p) => (grep ? { ...p, cases: p.cases.filter((c) => grep.test(`${p.name} ${c.name}`)) } : p));
+}
+
+/** A path as a user in this folder would type it. */
+function shownPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? path : rel;
 }
 
 /** `CI` as CI services set it; `CI=false` or `CI=0` turn it off. */

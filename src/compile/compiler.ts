@@ -3,7 +3,7 @@ import { dedupeDiagnostics, PlaybookError, sortDiagnostics, type Diagnostic, typ
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
-import { BROKEN, expandNode, type Scope, type VarValue } from './interpolate.js';
+import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
 import { compilePostRun } from './post-run-context.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
@@ -13,6 +13,8 @@ import type { CaseState } from './step-context.js';
 export interface CompileOptions {
   /** `--var name=value`: override (or add to) the playbook's `vars`. */
   vars?: Readonly<Record<string, string>>;
+  /** Variables for a playbook that does not set them, e.g. `out` (the output folder). */
+  defaultVars?: Readonly<Record<string, string>>;
   /** Whether input files must exist now (default true). */
   checkFiles?: boolean;
   /** The environment `${env.NAME}` reads (default: this process's). */
@@ -35,7 +37,7 @@ export interface CompileResult {
 export function compilePlaybook(path: string, options: CompileOptions = {}): CompileResult {
   const checkOnly = options.checkOnly ?? false;
   const session = new Session({ checkFiles: options.checkFiles ?? true, env: options.env ?? process.env, displayRoot: options.displayRoot ?? process.cwd(), checkOnly });
-  const plan = compileRoot(session, resolve(path), path, options.vars ?? {});
+  const plan = compileRoot(session, resolve(path), path, options.vars ?? {}, options.defaultVars ?? {});
   const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
   return { ...(plan && diagnostics.length === 0 && !checkOnly ? { plan } : {}), diagnostics, sources: session.sources() };
 }
@@ -47,7 +49,7 @@ export function loadPlaybook(path: string, options: CompileOptions = {}): Plan {
   return result.plan;
 }
 
-function compileRoot(session: Session, abs: string, shown: string, cliVars: Readonly<Record<string, string>>): Plan | undefined {
+function compileRoot(session: Session, abs: string, shown: string, cliVars: Readonly<Record<string, string>>, defaultVars: Readonly<Record<string, string>>): Plan | undefined {
   const file = session.load(abs);
   if (!file) {
     session.error('READ_ERROR', `cannot read the playbook \`${shown}\``, 'check that the file exists and is readable', undefined);
@@ -69,12 +71,13 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     for (const e of varsNode.entries) {
       let broken = false;
       const cli = cliVars[e.key];
-      const v = cli !== undefined ? textValue(cli) : expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
+      const v = cli !== undefined ? textValue(fromWorkingDir(cli)) : expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
       if (broken) vars.set(e.key, BROKEN);
       else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
     }
   }
-  for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, textValue(v));
+  for (const [k, v] of Object.entries(cliVars)) if (!vars.has(k)) vars.set(k, textValue(fromWorkingDir(v)));
+  for (const [k, v] of Object.entries(defaultVars)) if (!vars.has(k)) vars.set(k, textValue(v));
 
   const workbench = compileWorkbench(session, file, scope);
   const defaults = defaultsOf(entry(root, 'defaults')?.value, scope, onTemplate);

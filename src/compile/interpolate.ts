@@ -1,3 +1,4 @@
+import { isAbsolute, resolve as resolvePath } from 'node:path';
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import type { YNode, YScalar } from '../playbook/tree.js';
@@ -65,7 +66,7 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
       return { value: text, problems };
     }
     const expr = text.slice(at + 2, close).trim();
-    const resolved = resolve(expr, scope);
+    const resolved = resolve(expr, scope, at === 0);
     if ('problem' in resolved) {
       problems.push({ ...resolved.problem, offset: at, length: close + 1 - at });
     } else {
@@ -80,12 +81,24 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
   return { value: single ? whole : out, problems };
 }
 
-function resolve(expr: string, scope: Scope): { value: unknown } | { problem: Omit<TemplateProblem, 'offset' | 'length'> } {
+/**
+ * A path typed in a shell (an environment variable, a `--var`) means the folder the shell is in,
+ * not the playbook's: a relative one is made absolute from the working directory. Only values
+ * that look like paths are touched (a separator, or a leading `.`, and no URL scheme), so names,
+ * numbers and URLs pass.
+ */
+export function fromWorkingDir(value: string, cwd: string = process.cwd()): string {
+  const looksLikePath = (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../') || /[\\/]/.test(value)) && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value);
+  return looksLikePath && !isAbsolute(value) ? resolvePath(cwd, value) : value;
+}
+
+function resolve(expr: string, scope: Scope, leading: boolean): { value: unknown } | { problem: Omit<TemplateProblem, 'offset' | 'length'> } {
   const env = ENV.exec(expr);
   if (env) {
     const name = env[1] ?? '';
     const value = scope.env[name];
-    if (value !== undefined && value !== '') return { value };
+    // Only where a path would start: `${env.DATA}/ct.nrrd`, not `study-${env.N}`.
+    if (value !== undefined && value !== '') return { value: leading ? fromWorkingDir(value) : value };
     if (env[2] !== undefined) return { value: env[2] };
     return {
       problem: {

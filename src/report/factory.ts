@@ -30,16 +30,16 @@ export function defaultReporterNames(isTTY: boolean): ReporterName[] {
 }
 
 /**
- * The console and the files each get their default unless a reporter of their kind is named,
- * so `--reporter line` still writes report.json and report.html (which merge-reports reads).
- * Quiet runs have no console reporter unless one is named.
+ * A named console reporter replaces the console default; named report files are added to the
+ * default files, so report.json and report.html (which merge-reports and show-report read) are
+ * always written. Quiet runs have no console reporter unless one is named.
  */
 export function chooseReporters(named: readonly ReporterName[], isTTY: boolean, quiet = false): ReporterName[] {
   const isFile = (n: ReporterName): boolean => (FILE_REPORTERS as readonly string[]).includes(n);
   const console = named.filter((n) => !isFile(n));
-  const files = named.filter(isFile);
   const defaults = defaultReporterNames(isTTY);
-  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...(files.length > 0 ? files : defaults.filter(isFile))];
+  const files = [...new Set([...defaults.filter(isFile), ...named.filter(isFile)])];
+  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...files];
 }
 
 /**
@@ -78,7 +78,9 @@ export function createReporters(names: readonly string[] | undefined, setup: Rep
   const reporters = chosen.map((name): Reporter => {
     switch (name) {
       case 'tasklist':
-        return new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
+        // Some CI terminals are TTYs that report 0 columns: a live list there draws nothing
+        // but cursor codes, so it falls back to lines.
+        return setup.isTTY && setup.stream.columns === 0 ? new LineReporter({ stream: setup.stream, color }) : new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
       case 'line':
         return new LineReporter({ stream: setup.stream, color });
       case 'json':

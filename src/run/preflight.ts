@@ -61,9 +61,15 @@ function describe(err: unknown, slot: WorkbenchSlot): WorkbenchUnreachableError 
   const at = slot.label;
   if (err instanceof WorkbenchApiError) {
     if (err.status === 401) {
+      if (slot.client.hasToken) {
+        return new WorkbenchUnreachableError(
+          `the workbench at ${at} refused the request: the API token was not accepted (HTTP 401); it came from ${slot.tokenSource ?? 'the run\'s options'}`,
+          'check that this variable holds the token the workbench shows in its REST settings',
+        );
+      }
       return new WorkbenchUnreachableError(
-        `the workbench at ${at} refused the request: ${slot.client.hasToken ? 'the API token was not accepted' : 'it wants an API token and none was given'} (HTTP 401)`,
-        'put the workbench\'s token in an environment variable and name it with --token-env NAME (or the playbook\'s workbench.token: ${env.NAME})',
+        `the workbench at ${at} refused the request: it wants an API token and none was given (HTTP 401)`,
+        'set WORKBENCH_TOKEN to the token, or name another variable with --token-env NAME (or the playbook\'s workbench.token: ${env.NAME})',
       );
     }
     if (err.status === 403) return new WorkbenchUnreachableError(`the workbench at ${at} refused this client (HTTP 403)`, 'check the workbench\'s REST settings: the clients it accepts');

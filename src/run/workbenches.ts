@@ -31,6 +31,8 @@ export interface WorkbenchFactory {
 export interface WorkbenchUrls {
   urls: string[];
   token?: string;
+  /** Where the token came from, for messages (e.g. `the environment variable MY_TOKEN`). */
+  tokenSource?: string;
   allowInsecureToken?: boolean;
 }
 
@@ -48,6 +50,8 @@ export interface WorkbenchSlot extends PoolSlot {
   dead: boolean;
   /** Why the workbench left the pool though it still answers (its scene could not be cleared). */
   retired?: string;
+  /** Where its token came from, for messages. */
+  tokenSource?: string;
   /** Sees every HTTP exchange of this slot's client while set: the trace of the case it runs. */
   onExchange?: (event: ExchangeEvent) => void;
   stop(): Promise<void>;
@@ -62,7 +66,9 @@ export async function openWorkbenches(source: WorkbenchSource, cases: number, op
     const connected: WorkbenchSlot[] = [];
     try {
       for (const url of source.urls) {
-        connected.push(slotWith(connected.length, redact(url), url, source.token, source.allowInsecureToken === true, options, (client) => client.close()));
+        const s = slotWith(connected.length, redact(url), url, source.token, source.allowInsecureToken === true, options, (client) => client.close());
+        if (source.tokenSource !== undefined) s.tokenSource = source.tokenSource;
+        connected.push(s);
       }
     } catch (err) {
       await closeWorkbenches(connected);

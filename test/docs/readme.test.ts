@@ -1,0 +1,98 @@
+// Every shell command the README shows is run here, as written, in a fresh folder with the
+// repository's playbooks (`npx wbplay` runs this checkout's CLI). A command the README gains
+// without a runner below fails the first test, so the docs cannot rot.
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { root, spawnWbplay, wbplay } from '../helpers/cohort.js';
+
+/** Run by CI itself (`.ci/run`) and by every developer: not again here. */
+const RUN_ELSEWHERE = ['npm ci && npm run quickstart', 'npm ci && npm test'];
+
+type Runner = (command: string) => Promise<void>;
+const runners = new Map<string, Runner>();
+let dir = '';
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'wbplay-readme-'));
+  await cp(join(root, 'playbooks'), join(dir, 'playbooks'), { recursive: true });
+  await cp(join(root, 'schemas'), join(dir, 'schemas'), { recursive: true });
+});
+
+after(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The README's shell commands: lines of ```sh blocks, comments dropped. */
+async function readmeCommands(): Promise<string[]> {
+  const text = await readFile(join(root, 'README.md'), 'utf8');
+  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** `[ENV=value ...] npx wbplay args...` as argv, with quotes as a shell reads them. */
+function parse(command: string): { env: Record<string, string>; args: string[] } {
+  const words = [...command.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
+  const env: Record<string, string> = {};
+  while (words[0] && /^[A-Z_]+=/.test(words[0])) {
+    const [k, ...v] = words.shift()!.split('=');
+    env[k!] = v.join('=');
+  }
+  assert.deepEqual(words.slice(0, 2), ['npx', 'wbplay'], command);
+  return { env, args: words.slice(2) };
+}
+
+async function runs(command: string): Promise<void> {
+  const { env, args } = parse(command);
+  const result = await wbplay(args, dir, env);
+  assert.equal(result.code, 0, `${command}\n${result.stdout}\n${result.stderr}`);
+}
+
+/** A server command: started, asked one question, stopped. Port 8080 becomes a free one. */
+async function serves(command: string): Promise<void> {
+  const { env, args } = parse(command);
+  const portAt = args.indexOf('--port');
+  if (portAt >= 0) args[portAt + 1] = '0';
+  const child = spawnWbplay(args, dir, env);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(seen);
+        if (m) resolve(m[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen}`)));
+    });
+    const health = await fetch(`${url}/api/v1/health`);
+    assert.ok(health.status === 200 || health.status === 503 || health.status === 429, `${command}: /health answered ${health.status}`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+runners.set('npx wbplay demo-data data/cohort --cohort 24', runs);
+runners.set('WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --workers 2 --out out/cohort', async (command) => {
+  await runs(command);
+  // The cohort's paths were read from the working folder, and its figures landed under --out.
+  await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
+});
+runners.set('npx wbplay demo-data data/demo', runs);
+runners.set('npx wbplay serve --port 8080 --open data/demo/ct.nrrd', serves);
+runners.set("npx wbplay serve --faults 'seed=7;503@rate=0.1;latency=20..50' --events events.jsonl", serves);
+
+test('every shell command in the README has a runner here', async () => {
+  const commands = (await readmeCommands()).filter((c) => !RUN_ELSEWHERE.includes(c));
+  const missing = commands.filter((c) => !runners.has(c));
+  assert.deepEqual(missing, [], 'README commands that no test runs');
+});
+
+test('the README\'s commands run as written, in the order shown', async () => {
+  for (const command of await readmeCommands()) {
+    const runner = runners.get(command);
+    if (runner) await runner(command);
+  }
+});
