@@ -23,6 +23,7 @@ interface RunCliOptions {
   requestTimeout?: string;
   trace?: boolean;
   failFast?: boolean;
+  maxFailures?: string;
   quiet?: boolean;
   force?: boolean;
   shard?: string;
@@ -63,6 +64,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--request-timeout <ms>', 'time limit per HTTP exchange, headers and body; a stalled exchange is abandoned and retried within the step\'s time (default 30000)')
     .option('--trace', 'write each case\'s HTTP exchanges (method, path, status, duration, attempt; never a header or token) to trace.jsonl beside its artefacts')
     .option('--fail-fast', 'stop starting new cases after the first failure')
+    .option('--max-failures <n>', 'stop starting new cases after n failed cases')
     .option('--quiet', 'no progress output; failures and the summary only')
     .option('--force', 'run cohort studies again even when the manifest says they are up to date')
     .option('--shard <i/n>', 'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment')
@@ -123,6 +125,7 @@ async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCod
       timeoutMs: settings.timeoutMs,
       ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
       trace: opts.trace === true,
+      ...(settings.maxFailures !== undefined ? { maxFailures: settings.maxFailures } : {}),
       failFast: opts.failFast === true,
       golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci },
       force: opts.force === true,
@@ -159,6 +162,7 @@ interface Settings {
   retry?: RetryPolicy;
   timeoutMs?: number;
   requestTimeoutMs?: number;
+  maxFailures?: number;
   /** Absent: missing goldens are written, except in CI where they fail. */
   update?: (typeof UPDATE_MODES)[number];
 }
@@ -169,6 +173,7 @@ function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings 
   if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
   if (opts.retries !== undefined) settings.retry = { ...defaultRetry, retries: whole('--retries', opts.retries, 0) };
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
+  if (opts.maxFailures !== undefined) settings.maxFailures = whole('--max-failures', opts.maxFailures, 1);
   if (opts.requestTimeout !== undefined) settings.requestTimeoutMs = whole('--request-timeout', opts.requestTimeout, 1);
   if (opts.launch && opts.url.length > 0) throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
   if (opts.launch && !process.env.MITK_WORKBENCH) throw new CommandError('BAD_OPTION', '--launch needs the workbench program: MITK_WORKBENCH is not set', 'set MITK_WORKBENCH to the path of MitkWorkbench (or of the script that starts it)');

@@ -93,7 +93,7 @@ async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot, art
   });
   const steps: RunnableStep[] = item.case.steps.map((s) => {
     const definition = registry[s.kind] as StepDefinition<StepKind, unknown>;
-    return { index: s.index, kind: s.kind, description: s.description, span: s.span, args: s.args, run: (ctx) => definition.run(s.args, ctx) };
+    return { index: s.index, kind: s.kind, description: s.description, span: s.span, args: s.args, soft: definition.soft === true, run: (ctx) => definition.run(s.args, ctx) };
   });
   const result = await runCase(item.info, steps, {
     policy: run.retry,

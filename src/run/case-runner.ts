@@ -6,6 +6,8 @@ import { withRetry, type Classified, type RetryPolicy } from './retry.js';
 /** One step of a case as the runner needs it: the plan's step plus how to run it. */
 export interface RunnableStep extends StepInfo {
   args: unknown;
+  /** A failed check that does not end the case (see StepDefinition.soft). */
+  soft?: boolean;
   run(ctx: StepRunContext): Promise<StepOutcome>;
 }
 
@@ -24,7 +26,8 @@ export interface CaseRunOptions {
 /**
  * Runs the steps of one case in order (the caller reports the case's end: it may run again
  * elsewhere when its workbench died). A step that fails or errs ends the case: the steps
- * after it are skipped with the reason. Every attempt is recorded.
+ * after it are skipped with the reason; a soft check that fails is recorded and the case goes
+ * on. Every attempt is recorded.
  */
 export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], options: CaseRunOptions): Promise<CaseResult> {
   const started = performance.now();
@@ -47,7 +50,7 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
       results.push(result);
       options.reporter.onStepEnd?.(info, result);
       if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
-      else if (result.status === 'failed' || result.status === 'error') {
+      else if ((result.status === 'failed' && !step.soft) || result.status === 'error') {
         stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
       }
     }

@@ -18,6 +18,7 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
   const writes: Promise<void>[] = [];
   const ended: Promise<void>[] = [];
   let stopped = false;
+  let failures = 0;
   const outcomes = await runPool(run.items, run.slots.filter((slot) => !slot.dead), {
     run: async (item, slot) => {
       const outcome = await runCaseJob(run, item, slot).catch((err: unknown) => finished(notRun(item, 'the case could not run', classify(err).info)));
@@ -33,12 +34,12 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
       run.notice(`workbench ${slot.label} ${why}; ${retried ? `${item.info.name} runs again on another workbench` : `no other workbench is left to run ${item.info.name}`}`);
     },
     onResult: (_item, { result, done }) => {
-      if (run.failFast && (result.status === 'failed' || result.status === 'error')) stopped = true;
+      if ((result.status === 'failed' || result.status === 'error') && ++failures >= run.maxFailures) stopped = true;
       ended.push(done.then(() => run.reporter.onCaseEnd?.(result)));
     },
   });
   await Promise.all([...ended, ...writes]);
-  const why = run.signal.aborted ? 'the run was interrupted' : 'not run: --fail-fast stopped the run after a failure';
+  const why = run.signal.aborted ? 'the run was interrupted' : run.failFast ? 'not run: --fail-fast stopped the run after a failure' : `not run: --max-failures stopped the run after ${run.maxFailures} failed cases`;
   return run.items.map((item, i) => {
     const result = outcomes[i]?.result;
     if (result) return result;

@@ -24,6 +24,8 @@ export interface RunOptions {
   trace?: boolean;
   /** Stop taking new cases after the first that did not pass. */
   failFast?: boolean;
+  /** Stop taking new cases after this many did not pass (`failFast` is 1). */
+  maxFailures?: number;
   golden?: { update: UpdateMode; ci: boolean };
   /** Redo cohort studies the manifest says are up to date. */
   force?: boolean;
@@ -48,6 +50,8 @@ export class RunContext {
   readonly timeoutMs: number;
   readonly golden: { update: UpdateMode; ci: boolean };
   readonly failFast: boolean;
+  /** Failed or erred cases after which no new case starts; Infinity when unbounded. */
+  readonly maxFailures: number;
   readonly trace: boolean;
   readonly signal: AbortSignal;
 
@@ -64,6 +68,7 @@ export class RunContext {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
     this.golden = options.golden ?? { update: 'missing', ci: false };
     this.failFast = options.failFast === true;
+    this.maxFailures = this.failFast ? 1 : (options.maxFailures ?? Number.POSITIVE_INFINITY);
     this.trace = options.trace === true;
     this.signal = options.signal ?? new AbortController().signal;
   }

@@ -37,6 +37,7 @@ export const EXPECT_IMAGE_DEFAULTS = object({ ...TOLERANCE, stable: { type: 'boo
 
 export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
   kind: 'expect_image',
+  soft: true,
   summary: 'Compare a fresh capture with a golden image, within a tolerance.',
   schema: object(
     {

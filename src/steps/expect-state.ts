@@ -40,6 +40,7 @@ const FIELDS: Record<StateTarget['kind'], readonly string[]> = {
 
 export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
   kind: 'expect_state',
+  soft: true,
   summary: 'Check workbench state: position, time, <window>/camera, <window>/slice, <window> or node:<ref>.',
   schema: object(
     {

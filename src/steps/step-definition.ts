@@ -72,6 +72,11 @@ export interface StepDefinition<K extends StepKind, Args> {
   /** Whether the step may be written as a bare word (`- hide_all`). */
   bare?: boolean;
   /**
+   * A check whose failure is recorded and the case goes on (an error still ends it), so one run
+   * shows every failing image of a case.
+   */
+  soft?: boolean;
+  /**
    * Turns the step's value (interpolated, schema-valid) into its plan arguments. Problems are
    * reported through `ctx`; a step that reported any is left out of the plan.
    */
