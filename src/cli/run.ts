@@ -55,7 +55,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
     .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
     .option('--out <dir>', 'output folder for reports, manifest and artefacts (default wbplay-out)')
-    .option('--reporter <names>', 'tasklist, line, json, junit, html; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; the files are json and html unless one is named)', collect, [])
+    .option('--reporter <names>', 'tasklist, line, json, junit, html, github; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; json and html are always written, junit when named; github adds Actions annotations)', collect, [])
     .addOption(new Option('-u, --update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag, anywhere on the line), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
     .option('--grep <regex>', 'run only cases whose name matches')
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])

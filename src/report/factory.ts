@@ -2,6 +2,7 @@ import { closest } from '../diagnostics/did-you-mean.js';
 import type { RunResult } from '../result/result.js';
 import { useColor } from './colors.js';
 import { ReporterFanout } from './fan-out.js';
+import { GithubReporter } from './github.js';
 import { HtmlReporter, writeHtmlReport } from './html.js';
 import { JsonReporter, writeJsonReport } from './json.js';
 import { JunitReporter, writeJunitReport } from './junit.js';
@@ -10,11 +11,14 @@ import { ReportError } from './report-error.js';
 import type { OutputStream, Reporter } from '../result/reporter.js';
 import { TaskListReporter } from './tasklist.js';
 
-export const REPORTER_NAMES = ['tasklist', 'line', 'json', 'junit', 'html'] as const;
+export const REPORTER_NAMES = ['tasklist', 'line', 'json', 'junit', 'html', 'github'] as const;
 export type ReporterName = (typeof REPORTER_NAMES)[number];
 
 /** The report files, in the order `merge-reports` writes them. */
 export const FILE_REPORTERS = ['json', 'junit', 'html'] as const satisfies readonly ReporterName[];
+
+/** Reporters that go beside the console and the files: CI annotations. */
+const EXTRA_REPORTERS: readonly ReporterName[] = ['github'];
 
 export interface ReporterSetup {
   outputDir: string;
@@ -36,10 +40,11 @@ export function defaultReporterNames(isTTY: boolean): ReporterName[] {
  */
 export function chooseReporters(named: readonly ReporterName[], isTTY: boolean, quiet = false): ReporterName[] {
   const isFile = (n: ReporterName): boolean => (FILE_REPORTERS as readonly string[]).includes(n);
-  const console = named.filter((n) => !isFile(n));
+  const isExtra = (n: ReporterName): boolean => EXTRA_REPORTERS.includes(n);
+  const console = named.filter((n) => !isFile(n) && !isExtra(n));
   const defaults = defaultReporterNames(isTTY);
   const files = [...new Set([...defaults.filter(isFile), ...named.filter(isFile)])];
-  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...files];
+  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...named.filter(isExtra), ...files];
 }
 
 /**
@@ -89,6 +94,8 @@ export function createReporters(names: readonly string[] | undefined, setup: Rep
         return new JunitReporter(setup.outputDir);
       case 'html':
         return new HtmlReporter(setup.outputDir);
+      case 'github':
+        return new GithubReporter(setup.stream);
     }
   });
   return new ReporterFanout(reporters);

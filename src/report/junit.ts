@@ -57,9 +57,22 @@ function testcase(k: CaseResult): string[] {
     const reason = k.steps.find((s) => s.skippedReason)?.skippedReason;
     lines.push(`      <skipped${reason ? ` ${attrs({ message: reason })}` : ''}/>`);
   }
-  lines.push(`      <system-out>${text(k.steps.map(stepLine).join('\n'))}</system-out>`);
+  lines.push(`      <system-out>${text([...k.steps.map(stepLine), ...attachments(k)].join('\n'))}</system-out>`);
   lines.push('    </testcase>');
   return lines;
+}
+
+/**
+ * The images of failed checks as attachment lines (`[[ATTACHMENT|path]]`), which Jenkins'
+ * attachments plugin and GitLab show beside the test; paths are those of the report, relative
+ * to the output folder where junit.xml lies.
+ */
+function attachments(k: CaseResult): string[] {
+  const shown = new Set(['expected', 'actual', 'diff']);
+  return k.steps
+    .filter((s) => s.status === 'failed' || s.status === 'error')
+    .flatMap((s) => s.artefacts.filter((a) => shown.has(a.kind)))
+    .map((a) => `[[ATTACHMENT|${a.path}]]`);
 }
 
 /** What a person needs to find and fix the problem without opening the HTML report. */
