@@ -1,6 +1,8 @@
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Option } from 'commander';
+import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
+import type { Config } from './config.js';
 import type { RetryPolicy } from '../run/retry.js';
 import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
 import { collect, wholeNumber, type RegisterCommand } from './command.js';
@@ -27,13 +29,23 @@ interface RunCliOptions {
   quiet?: boolean;
   force?: boolean;
   shard?: string;
+  project?: string;
+  /** Where the token variable's name came from, for messages. */
+  tokenEnvSource?: string;
+  /** Where goldens live, from the configuration. */
+  goldenTemplate?: GoldenTemplate;
 }
 
 const UPDATE_MODES = ['none', 'missing', 'changed', 'all'] as const;
 
 const HELP_AFTER = `
-Workbench: --url, else the playbook's workbench.url, else WORKBENCH_URL; with none of them the
-embedded reference workbench runs in this process for the duration of the run.
+Workbench: --url, else the configuration's url, else the playbook's workbench.url, else
+WORKBENCH_URL; with none of them the embedded reference workbench runs in this process for the
+duration of the run.
+
+Configuration: wbplay.config.yaml in this folder or the nearest one above it sets defaults for
+every option (schemas/config.schema.json); the command line overrides each. --project NAME uses
+one of its named projects over them.
 
 Output: reports (report.json, report.html, and junit.xml with --reporter junit) and the
 artefacts of failed image assertions go to --out (default wbplay-out/). --out also sets the
@@ -67,6 +79,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--max-failures <n>', 'stop starting new cases after n failed cases')
     .option('--quiet', 'no progress output; failures and the summary only')
     .option('--force', 'run cohort studies again even when the manifest says they are up to date')
+    .option('--project <name>', 'use the named project of wbplay.config.yaml over its other settings')
     .option('--shard <i/n>', 'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment')
     .addHelpText('after', HELP_AFTER)
     .action(async (files: string[], opts: RunCliOptions) => {
@@ -83,8 +96,10 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<ExitCod
   }
 }
 
-async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCode> {
-  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js')]);
+async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<ExitCode> {
+  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js'), import('./config.js')]);
+  const config = await loadConfig(cliOpts.project);
+  const opts = config ? withConfig(cliOpts, config) : cliOpts;
   const settings = readSettings(opts, DEFAULT_RETRY);
   const vars = opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var;
   const { expandPlaybookArgs, selectByTag } = await import('./playbook-args.js');
@@ -127,7 +142,7 @@ async function runChecked(files: string[], opts: RunCliOptions): Promise<ExitCod
       trace: opts.trace === true,
       ...(settings.maxFailures !== undefined ? { maxFailures: settings.maxFailures } : {}),
       failFast: opts.failFast === true,
-      golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci },
+      golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci, ...(opts.goldenTemplate ? { template: opts.goldenTemplate } : {}) },
       force: opts.force === true,
       ...(shard ? { shard } : {}),
       signal: controller.signal,
@@ -201,6 +216,34 @@ function whole(name: string, value: string, min: number): number {
   return n;
 }
 
+/**
+ * The options with the configuration's settings where the command line gave none. Paths in the
+ * file were made absolute from the file's folder when it was read.
+ */
+function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
+  const c = config.settings;
+  const shown = (n: number | undefined): string | undefined => (n === undefined ? undefined : String(n));
+  const merged: RunCliOptions = { ...opts };
+  if (opts.url.length === 0 && c.url !== undefined && !opts.launch) merged.url = Array.isArray(c.url) ? c.url : [c.url];
+  if (opts.tokenEnv === undefined && c.token_env !== undefined) {
+    merged.tokenEnv = c.token_env;
+    merged.tokenEnvSource = `token_env of ${relative(process.cwd(), config.file) || config.file}`;
+  }
+  if (opts.reporter.length === 0 && c.reporters !== undefined) merged.reporter = c.reporters;
+  merged.var = [...Object.entries(c.vars ?? {}).map(([k, v]) => `${k}=${String(v)}`), ...opts.var];
+  const fill = <K extends 'workers' | 'out' | 'retries' | 'timeout' | 'requestTimeout' | 'updateGoldens'>(key: K, value: RunCliOptions[K] | undefined): void => {
+    if (opts[key] === undefined && value !== undefined) merged[key] = value;
+  };
+  fill('workers', shown(c.workers));
+  fill('out', c.out);
+  fill('retries', shown(c.retries));
+  fill('timeout', shown(c.timeout));
+  fill('requestTimeout', shown(c.request_timeout));
+  fill('updateGoldens', c.update_goldens);
+  if (c.goldens !== undefined) merged.goldenTemplate = { pattern: c.goldens, base: dirname(config.file), project: config.project ?? 'default' };
+  return merged;
+}
+
 /** The workbenches of a run: running ones at URLs, or ones wbplay starts for the run. */
 type WorkbenchChoice = { kind: 'urls'; urls: WorkbenchUrls } | { kind: 'embedded' | 'launch'; count: number };
 
@@ -237,7 +280,7 @@ function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string;
     return token ? { token, source: `the environment variable ${DEFAULT_TOKEN_ENV} (the default)` } : undefined;
   }
   const name = (opts.tokenEnv ?? planEnv)!;
-  const source = opts.tokenEnv !== undefined ? `the environment variable ${name} (--token-env)` : `the environment variable ${name} (the playbook's workbench.token)`;
+  const source = opts.tokenEnv !== undefined ? `the environment variable ${name} (${opts.tokenEnvSource ?? '--token-env'})` : `the environment variable ${name} (the playbook's workbench.token)`;
   const token = process.env[name];
   if (token === undefined || token === '') throw new CommandError('TOKEN_NOT_SET', `the token's environment variable ${name} is not set`, `set ${name} to the workbench's API token, or name another variable with --token-env`);
   return { token, source };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { UpdateMode } from '../compare/golden.js';
+import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
 import type { Reporter } from '../result/reporter.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
@@ -26,7 +27,7 @@ export interface RunOptions {
   failFast?: boolean;
   /** Stop taking new cases after this many did not pass (`failFast` is 1). */
   maxFailures?: number;
-  golden?: { update: UpdateMode; ci: boolean };
+  golden?: { update: UpdateMode; ci: boolean; template?: GoldenTemplate };
   /** Redo cohort studies the manifest says are up to date. */
   force?: boolean;
   shard?: Shard;
@@ -48,7 +49,7 @@ export class RunContext {
   readonly outputDir: string;
   readonly retry: RetryPolicy;
   readonly timeoutMs: number;
-  readonly golden: { update: UpdateMode; ci: boolean };
+  readonly golden: { update: UpdateMode; ci: boolean; template?: GoldenTemplate };
   readonly failFast: boolean;
   /** Failed or erred cases after which no new case starts; Infinity when unbounded. */
   readonly maxFailures: number;

@@ -75,10 +75,11 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
     const [{ checkGolden }, { captureStable }] = await Promise.all([import('../compare/golden.js'), import('../compare/stable.js')]);
     const grab = async (): Promise<Uint8Array> => (await capture(ctx.client, a.of, { format: 'png', ...captureSize(a), signal: ctx.signal })).bytes;
     const actual = a.stable ? (await captureStable(grab, { timeoutMs: stableBudget(ctx), intervalMs: STABLE_INTERVAL_MS, signal: ctx.signal })).bytes : await grab();
-    const name = basename(a.golden, extname(a.golden));
+    const golden = await goldenFor(a, ctx);
+    const name = basename(golden, extname(golden));
     const outcome = await checkGolden({
       actualPng: actual,
-      goldenPath: a.golden,
+      goldenPath: golden,
       outputDir: ctx.artefactDir,
       name,
       options: {
@@ -90,7 +91,7 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
       ci: ctx.golden.ci,
     });
     if (outcome.notice !== undefined && outcome.status !== 'failed') ctx.notice(outcome.notice);
-    return toOutcome(a, outcome, ctx);
+    return toOutcome(golden === a.golden ? a : { ...a, golden }, outcome, ctx);
   },
   describe(a) {
     const limits = [`threshold ${a.threshold}`];
@@ -121,6 +122,14 @@ function toTolerance(t: ToleranceArgs): Tolerance {
 }
 
 const STABLE_INTERVAL_MS = 100;
+
+/** The playbook's golden, or where the configuration's template puts it for this workbench. */
+async function goldenFor(a: ExpectImageArgs, ctx: StepRunContext): Promise<string> {
+  const template = ctx.golden.template;
+  if (template === undefined) return a.golden;
+  const [{ goldenPath }, provenance] = await Promise.all([import('../compare/golden-template.js'), ctx.provenance()]);
+  return goldenPath(template, { playbook: provenance.playbook, golden: a.golden, engineVersion: provenance.engine_version ?? '' });
+}
 
 /** Settling gets the step's time less a margin, so its own error wins over the step timeout. */
 function stableBudget(ctx: StepRunContext): number {

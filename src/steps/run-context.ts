@@ -1,4 +1,5 @@
 import type { WorkbenchClient } from '../client/index.js';
+import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { FigureProvenance } from '../files/provenance.js';
 import type { Artefact, ErrorInfo, ImageAssertion } from '../result/result.js';
 
@@ -42,7 +43,8 @@ export interface StepRunContext {
   readonly artefactDir: string;
   /** Records an artefact written by someone else (the golden check) for the report. */
   artefact(path: string, kind: Artefact['kind']): Artefact;
-  readonly golden: { update: 'none' | 'missing' | 'changed' | 'all'; ci: boolean };
+  /** How goldens may be written, and where they live when a configuration names a template. */
+  readonly golden: { update: 'none' | 'missing' | 'changed' | 'all'; ci: boolean; template?: GoldenTemplate };
   /** What a captured PNG carries so the figure can be traced to what made it. */
   provenance(): Promise<FigureProvenance>;
   readonly timeoutMs: number;
