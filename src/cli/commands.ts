@@ -1,3 +1,4 @@
+import { registerAccept } from './accept.js';
 import type { RegisterCommand } from './command.js';
 import { registerDemoData } from './demo-data.js';
 import { registerMergeReports } from './merge-reports.js';
@@ -5,6 +6,7 @@ import { registerPlan } from './plan.js';
 import { registerRun } from './run.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
+import { registerShowReport } from './show-report.js';
 import { registerValidate } from './validate.js';
 
 /** Every subcommand, in the order `wbplay --help` lists them. */
@@ -14,6 +16,8 @@ export const commands: readonly RegisterCommand[] = [
   registerPlan,
   registerRun,
   registerMergeReports,
+  registerShowReport,
+  registerAccept,
   registerSchema,
   registerServe,
 ];

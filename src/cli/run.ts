@@ -140,6 +140,8 @@ async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<Exit
       timeoutMs: settings.timeoutMs,
       ...(settings.requestTimeoutMs !== undefined ? { requestTimeoutMs: settings.requestTimeoutMs } : {}),
       trace: opts.trace === true,
+      // Only a run of every case can tell an obsolete golden from one another case uses.
+      listUnusedGoldens: opts.grep === undefined && opts.tag.length === 0 && opts.shard === undefined,
       ...(settings.maxFailures !== undefined ? { maxFailures: settings.maxFailures } : {}),
       failFast: opts.failFast === true,
       golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci, ...(opts.goldenTemplate ? { template: opts.goldenTemplate } : {}) },

@@ -8,11 +8,13 @@ export interface CaseMarkupContext {
   outputDir?: string;
   /** Collects each step's arguments under the key its arguments button names. */
   args: Record<string, { args: unknown; resolvedArgs?: unknown }>;
+  /** Served for review: the checks (`<case index>.<step index>`) that may be accepted. */
+  reviewable?: ReadonlySet<string>;
 }
 
 const ICONS: Record<Status, string> = { passed: '✔', failed: '✖', error: '!', skipped: '–' };
 
-export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupContext): string {
+export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupContext, index = position): string {
   const problem = firstProblem(c);
   const open = c.status === 'failed' || c.status === 'error' ? ' open' : '';
   const study = c.study ? Object.entries(c.study).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('  ') : '';
@@ -31,13 +33,15 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
     parts.push(`<p class="case-problem">Step ${problem.index} <b>${esc(problem.kind)}</b> at <span class="mono">${esc(formatSpan(problem.span))}</span>: ${esc(stepProblem(problem) ?? problem.status)}</p>`);
     if (c.trace) parts.push(`<p class="case-trace"><a href="${esc(artefactUrl(c.trace, ctx.outputDir))}">HTTP trace of this case</a> (one exchange per line)</p>`);
   }
+  const accepts = ctx.reviewable ? c.steps.map((s) => `${index}.${s.index}`).filter((k) => ctx.reviewable!.has(k)) : [];
+  if (accepts.length > 1) parts.push(`<p class="review"><button type="button" class="accept accept-case" data-checks="${esc(accepts.join(' '))}">Accept all ${accepts.length} failing images of this case</button></p>`);
   parts.push('<ol class="steps">');
-  for (const step of c.steps) parts.push(stepMarkup(step, `${position}.${step.index}`, ctx));
+  for (const step of c.steps) parts.push(stepMarkup(step, `${position}.${step.index}`, ctx, `${index}.${step.index}`));
   parts.push('</ol>', '</details>');
   return parts.join('\n');
 }
 
-function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext): string {
+function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check: string): string {
   ctx.args[key] = step.resolvedArgs === undefined ? { args: step.args } : { args: step.args, resolvedArgs: step.resolvedArgs };
   const retries = step.attempts.length > 1 ? `<span class="retries">${step.attempts.length} attempts</span>` : '';
   const head = [
@@ -58,6 +62,7 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext): stri
   if (step.notices.length > 0) body.push(`<ul class="notices">${step.notices.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   const compare = compareMarkup(step, ctx.outputDir);
   if (compare) body.push(compare);
+  if (ctx.reviewable?.has(check)) body.push(`<p class="review"><button type="button" class="accept accept-one" data-checks="${esc(check)}">Accept as golden</button></p>`);
   // A golden written or updated by this run has nothing to compare with: it is shown as it is.
   const viewer = find(step, 'expected') !== undefined && find(step, 'actual') !== undefined;
   const shots = step.artefacts.filter((a) => a.kind === 'screenshot' || a.kind === 'figure' || (a.kind === 'golden' && !viewer));

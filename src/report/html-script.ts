@@ -138,3 +138,39 @@ export const HTML_SCRIPT = String.raw`
   });
 })();
 `;
+
+/**
+ * Golden review, only in a report served by `wbplay show-report`: an accept button posts the
+ * checks it names to the server, with the server's token from the page, and shows the outcome.
+ */
+export const REVIEW_SCRIPT = `(() => {
+  const token = document.querySelector('meta[name="wbplay-review"]').content;
+  const mark = (key) => {
+    document.querySelectorAll('button.accept').forEach((b) => {
+      const keys = b.dataset.checks.split(' ');
+      if (keys.includes(key)) b.dataset.done = String(Number(b.dataset.done || 0) + 1);
+      if (Number(b.dataset.done || 0) >= keys.length) {
+        b.disabled = true;
+        b.textContent = keys.length > 1 ? 'Accepted' : 'Accepted as golden';
+        b.classList.add('accepted');
+      }
+    });
+  };
+  document.querySelectorAll('button.accept').forEach((b) => {
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      const res = await fetch('/api/accept', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-wbplay-review': token },
+        body: JSON.stringify({ checks: b.dataset.checks.split(' ') }),
+      });
+      if (!res.ok) {
+        b.disabled = false;
+        b.textContent = 'Not accepted: ' + (await res.text());
+        return;
+      }
+      for (const key of (await res.json()).accepted) mark(key);
+    });
+  });
+})();
+`;

@@ -115,4 +115,7 @@ pre.args { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6p
 footer { color: var(--muted); font-size: 12px; padding: 0 28px 28px; }
 [hidden] { display: none !important; }
 @media (max-width: 800px) { .side { grid-template-columns: 1fr; } .step-head { grid-template-columns: 22px 28px 1fr; } .step .loc, .step .time, .args-toggle { grid-column: 3; text-align: left; justify-self: start; } .step-body { margin-left: 0; } }
+.review { margin: 6px 0; }
+button.accept { font: inherit; font-size: 12.5px; border: 1px solid var(--accent); border-radius: 4px; background: #fff; color: var(--accent); padding: 3px 10px; cursor: pointer; margin-left: 8px; }
+button.accept.accepted { border-color: #2e7d32; color: #2e7d32; cursor: default; }
 `;

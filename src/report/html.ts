@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../files/atomic-write.js';
 import type { CaseResult, RunResult, Status } from '../result/result.js';
 import { caseMarkup, type CaseMarkupContext } from './html-case.js';
 import { esc, jsonForScript } from './html-escape.js';
-import { HTML_SCRIPT } from './html-script.js';
+import { HTML_SCRIPT, REVIEW_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
 import type { Reporter } from '../result/reporter.js';
 import { formatDuration, formatSummary } from './report-text.js';
@@ -14,6 +14,11 @@ export const HTML_REPORT_FILE = 'report.html';
 export interface HtmlOptions {
   /** The folder the report is written to; artefact paths are made relative to it. */
   outputDir?: string;
+  /**
+   * Served by `wbplay show-report`: failed image checks get accept buttons that post to the
+   * server with this per-server token. A report written to disk has none.
+   */
+  review?: { token: string; checks: ReadonlySet<string> };
 }
 
 /** Cases that need a look come first; the others keep the run's order. */
@@ -26,9 +31,9 @@ const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed:
  * script are inline, images are the artefact files next to it.
  */
 export function renderHtml(result: RunResult, options: HtmlOptions = {}): string {
-  const ctx: CaseMarkupContext = { args: {}, ...(options.outputDir ? { outputDir: options.outputDir } : {}) };
+  const ctx: CaseMarkupContext = { args: {}, ...(options.outputDir ? { outputDir: options.outputDir } : {}), ...(options.review ? { reviewable: options.review.checks } : {}) };
   const ordered = result.cases.map((c, i) => ({ c, i })).sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
-  const body = ordered.map(({ c }, position) => caseMarkup(c, position, ctx)).join('\n');
+  const body = ordered.map(({ c, i }, position) => caseMarkup(c, position, ctx, i)).join('\n');
   const data = jsonForScript(ctx.args);
   const title = `wbplay report: ${result.status} (${formatSummary(result.summary)})`;
   // Only this style and this script may run: an injected <script> or on* attribute would not.
@@ -36,7 +41,8 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     "default-src 'none'",
     "img-src 'self' file: data: blob:",
     `style-src '${hash(HTML_STYLE)}'`,
-    `script-src '${hash(HTML_SCRIPT)}'`,
+    `script-src '${hash(HTML_SCRIPT)}'${options.review ? ` '${hash(REVIEW_SCRIPT)}'` : ''}`,
+    ...(options.review ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
@@ -54,12 +60,13 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     header(result),
     '<main>',
     runDetails(result),
-    '<div class="toolbar"><input id="search" type="search" placeholder="Filter by case, playbook or study" aria-label="Filter cases"><span class="count" id="shown"></span></div>',
+    `<div class="toolbar"><input id="search" type="search" placeholder="Filter by case, playbook or study" aria-label="Filter cases"><span class="count" id="shown"></span>${options.review && options.review.checks.size > 0 ? `<button type="button" class="accept accept-run" data-checks="${esc([...options.review.checks].join(' '))}">Accept all ${options.review.checks.size} failing images</button>` : ''}</div>`,
     result.cases.length > 0 ? `<div id="cases">\n${body}\n</div>` : '<p class="empty">No cases ran.</p>',
     '</main>',
     `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
     `<script type="application/json" id="wbplay-args">${data}</script>`,
     `<script>${HTML_SCRIPT}</script>`,
+    ...(options.review ? [`<meta name="wbplay-review" content="${esc(options.review.token)}">`, `<script>${REVIEW_SCRIPT}</script>`] : []),
     '</body>',
     '</html>',
     '',
@@ -122,6 +129,7 @@ function runDetails(result: RunResult): string {
   if (wb?.engine_version) rows.push(['Engine version', wb.engine_version]);
   if (wb?.api_version) rows.push(['API version', wb.api_version]);
   rows.push(['wbplay', p.wbplay]);
+  for (const g of result.unusedGoldens ?? []) rows.push(['Golden no check used', g]);
   for (const b of p.playbooks) rows.push(['Playbook', `${b.path} (sha256 ${b.sha256})`]);
   const workbenches = distinctWorkbenches(result.cases);
   if (workbenches.length > 1) rows.push(['Workbenches', workbenches.join(', ')]);

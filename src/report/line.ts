@@ -1,7 +1,7 @@
 import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
-import { formatDuration, formatError, formatImage, formatSpan, formatSummary, printable, problemLines, stepLabel } from './report-text.js';
+import { formatDuration, formatError, formatImage, formatSpan, formatSummary, printable, problemLines, stepLabel, unusedGoldensLine } from './report-text.js';
 
 export interface LineReporterOptions {
   stream: OutputStream;
@@ -81,6 +81,8 @@ export class LineReporter implements Reporter {
       this.write(this.palette.red('Failures:'));
       for (const line of problems) this.write(`  ${printable(line)}`);
     }
+    const unused = unusedGoldensLine(result);
+    if (unused) this.write(`${this.palette.cyan('notice')}: ${printable(unused)}`);
     this.write('');
     const verdict = paintStatus(this.palette, result.status, result.status.toUpperCase());
     this.write(`${verdict} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`);

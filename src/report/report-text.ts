@@ -25,6 +25,13 @@ export function formatSpan(span: SourceSpan): string {
 }
 
 /** `step 3 screenshot axial to out/a.png`. */
+/** The summary's line about obsolete goldens, if there are any. */
+export function unusedGoldensLine(result: RunResult): string | undefined {
+  const unused = result.unusedGoldens ?? [];
+  if (unused.length === 0) return undefined;
+  return `${unused.length} golden${unused.length === 1 ? '' : 's'} no check used (obsolete? delete them): ${unused.join(', ')}`;
+}
+
 export function stepLabel(step: StepInfo): string {
   return `step ${step.index} ${step.kind}${step.description ? ` ${step.description}` : ''}`;
 }

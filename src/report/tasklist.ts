@@ -4,7 +4,7 @@ import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } f
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import { CohortProgress } from './progress.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
-import { caseProblem, formatDuration, formatError, formatSpan, formatSummary, printable, problemLines, stepLabel, stepProblem } from './report-text.js';
+import { caseProblem, formatDuration, formatError, formatSpan, formatSummary, printable, problemLines, stepLabel, stepProblem, unusedGoldensLine } from './report-text.js';
 
 export interface TaskListOptions {
   stream: OutputStream;
@@ -177,6 +177,8 @@ export class TaskListReporter implements Reporter {
     await this.running;
     const out = (line: string): void => void this.options.stream.write(`${line}\n`);
     for (const notice of this.notices) out(`${this.palette.cyan('notice')}: ${printable(notice)}`);
+    const unused = unusedGoldensLine(result);
+    if (unused) out(`${this.palette.cyan('notice')}: ${printable(unused)}`);
     const problems = problemLines(result);
     if (problems.length > 0) {
       out('');

@@ -133,6 +133,8 @@ export interface RunResult {
   summary: Summary;
   /** Figures of the whole run (a cohort's contact sheet), relative to the output folder where possible. */
   figures?: Artefact[];
+  /** After a full run: golden images in the checks' folders that no check used (absolute paths). */
+  unusedGoldens?: string[];
 }
 
 /** A case fails when any step failed, errs when any step erred (and none failed), and is skipped when every step was. */

@@ -23,6 +23,8 @@ export interface RunOptions {
   requestTimeoutMs?: number;
   /** Write each case's HTTP exchanges to `trace.jsonl` beside its artefacts. */
   trace?: boolean;
+  /** A full run (no case left out): list the goldens no check used (`RunResult.unusedGoldens`). */
+  listUnusedGoldens?: boolean;
   /** Stop taking new cases after the first that did not pass. */
   failFast?: boolean;
   /** Stop taking new cases after this many did not pass (`failFast` is 1). */

@@ -7,6 +7,7 @@ import { checkWorkbenches } from './preflight.js';
 import { Resume } from './resume.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import { selectItems } from './run-item.js';
+import { unusedGoldens } from './unused-goldens.js';
 import { closeWorkbenches, openWorkbenches, type WorkbenchSlot } from './workbenches.js';
 
 export { DEFAULT_STEP_TIMEOUT_MS, type RunOptions } from './run-context.js';
@@ -29,6 +30,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     await run.reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: run.outputDir });
     const cases = await runCases(run);
     const figures = await runPostRunStages(run, cases);
+    const unused = options.listUnusedGoldens && !options.shard ? await unusedGoldens(run.plans) : [];
     const result: RunResult = {
       version: RESULT_VERSION,
       startedAt,
@@ -38,6 +40,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       cases,
       summary: summarize(cases),
       ...(figures.length > 0 ? { figures } : {}),
+      ...(unused.length > 0 ? { unusedGoldens: unused } : {}),
     };
     await run.reporter.onRunEnd?.(result);
     return result;

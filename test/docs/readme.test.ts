@@ -19,6 +19,11 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wbplay-readme-'));
   await cp(join(root, 'playbooks'), join(dir, 'playbooks'), { recursive: true });
   await cp(join(root, 'schemas'), join(dir, 'schemas'), { recursive: true });
+  // What the README's first command (npm run quickstart) leaves, which later commands read.
+  for (const args of [['demo-data', 'wbplay-out/demo'], ['run', 'playbooks/quickstart.yaml', '--out', 'wbplay-out/quickstart']]) {
+    const result = await wbplay(args, dir);
+    assert.equal(result.code, 0, `${args.join(' ')}\n${result.stderr}`);
+  }
 });
 
 after(async () => {
@@ -80,6 +85,26 @@ runners.set('WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --wo
   // The cohort's paths were read from the working folder, and its figures landed under --out.
   await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
 });
+runners.set('npx wbplay show-report wbplay-out/quickstart', async (command) => {
+  const { env, args } = parse(command);
+  const child = spawnWbplay(args, dir, env);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(seen);
+        if (m) resolve(m[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen}`)));
+    });
+    assert.match(await (await fetch(url)).text(), /<title>wbplay report: passed/);
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+});
+runners.set('npx wbplay accept wbplay-out/quickstart --grep axial', runs);
 runners.set('npx wbplay demo-data data/demo', runs);
 runners.set('npx wbplay serve --port 8080 --open data/demo/ct.nrrd', serves);
 runners.set("npx wbplay serve --faults 'seed=7;503@rate=0.1;latency=20..50' --events events.jsonl", serves);

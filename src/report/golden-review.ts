@@ -1,0 +1,36 @@
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { writeFileAtomic } from '../files/atomic-write.js';
+import type { RunResult } from '../result/result.js';
+
+/** A failed image check of a finished run whose capture may become its golden. */
+export interface ReviewableCheck {
+  /** `<case position>.<step index>`: how the report page and `accept` name it. */
+  key: string;
+  caseName: string;
+  step: number;
+  /** Absolute paths. */
+  golden: string;
+  actual: string;
+}
+
+/**
+ * The failed `expect_image` checks of a run that left a capture: the only goldens a review may
+ * write, so a request can name a check but never a path.
+ */
+export function reviewableChecks(result: RunResult, outputDir: string): ReviewableCheck[] {
+  const at = (path: string): string => (isAbsolute(path) ? path : resolve(outputDir, path));
+  return result.cases.flatMap((c, position) =>
+    c.steps
+      .filter((s) => s.kind === 'expect_image' && s.status === 'failed' && s.image)
+      .flatMap((s) => {
+        const actual = s.artefacts.find((a) => a.kind === 'actual');
+        return actual ? [{ key: `${position}.${s.index}`, caseName: c.name, step: s.index, golden: at(s.image!.golden), actual: at(actual.path) }] : [];
+      }),
+  );
+}
+
+/** Promotes a check's capture to its golden, written atomically (the capture's own bytes). */
+export async function acceptCheck(check: ReviewableCheck): Promise<void> {
+  await writeFileAtomic(check.golden, await readFile(check.actual));
+}
