@@ -1,6 +1,7 @@
 import { registerAccept } from './accept.js';
 import type { RegisterCommand } from './command.js';
 import { registerDemoData } from './demo-data.js';
+import { registerInit } from './init.js';
 import { registerMergeReports } from './merge-reports.js';
 import { registerPlan } from './plan.js';
 import { registerRun } from './run.js';
@@ -11,6 +12,7 @@ import { registerValidate } from './validate.js';
 
 /** Every subcommand, in the order `wbplay --help` lists them. */
 export const commands: readonly RegisterCommand[] = [
+  registerInit,
   registerDemoData,
   registerValidate,
   registerPlan,
