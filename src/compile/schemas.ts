@@ -15,12 +15,12 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
     {
       version: { description: 'Playbook format version.', const: 1 },
       name: { description: 'Shown in plans and reports; default: the file name.', type: 'string', minLength: 1 },
-      description: { type: 'string' },
+      description: { description: 'What the playbook is for; shown in plans.', type: 'string' },
       tags: { description: 'Select playbooks with `--tag`.', type: 'array', items: { description: 'A tag: letters, digits, `_`, `.`, `:` and `-`.', type: 'string', pattern: '^[A-Za-z0-9_.:-]+$' } },
       workbench: object({
         url: { description: 'Workbench base URL, e.g. ${env.WORKBENCH_URL}; none: the embedded reference workbench.', type: 'string' },
         token: { description: 'API token; write ${env.NAME}, never the token itself.', type: 'string' },
-      }),
+      }, [], { description: 'The workbench to run against; the command line and the configuration override it.' }),
       vars: {
         description: 'Variables for ${name}; `--var name=value` overrides them.',
         type: 'object',
@@ -80,17 +80,51 @@ export function publishedSchema(layoutSchema: JsonSchema): JsonSchema {
     const def = registry[kind];
     let fragment: JsonSchema = { description: def.summary, ...def.schema };
     if (kind === 'layout') fragment = withLayoutDocument(fragment);
-    return { type: 'object', additionalProperties: false, required: [kind], properties: { [kind]: fragment } };
+    return { title: kind, description: def.summary, type: 'object', additionalProperties: false, required: [kind], properties: { [kind]: fragment } };
   });
   const bare = STEP_KINDS.filter((k) => registry[k].bare === true);
-  const top = topSchema({ anyOf: [...alternatives, { description: 'A step without options.', enum: bare }] });
-  return {
-    $schema: 'https://json-schema.org/draft/2020-12/schema',
-    $id: SCHEMA_ID,
-    title: 'wbplay playbook',
-    ...(allowTemplates(top) as JsonSchema),
-    $defs: { ...(allowTemplates(SCHEMA_DEFS) as Record<string, JsonSchema>), ...layoutDefs(layoutSchema), template: TEMPLATE },
-  };
+  const top = topSchema({ anyOf: [...alternatives, { title: 'step without options', description: `A step kind alone: ${bare.join(', ')}.`, enum: bare }] });
+  const defs: Record<string, JsonSchema> = { ...(allowTemplates(SCHEMA_DEFS) as Record<string, JsonSchema>), ...layoutDefs(layoutSchema), template: TEMPLATE };
+  return documented(
+    {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: SCHEMA_ID,
+      title: 'wbplay playbook',
+      ...(allowTemplates(top) as JsonSchema),
+      $defs: defs,
+    },
+    defs,
+  ) as JsonSchema;
+}
+
+/**
+ * Every property as an editor shows it: a title (its key) and a description, the shared
+ * definition's when the property only refers to one, so completion and hover never fall back
+ * to the bare type.
+ */
+function documented(s: unknown, defs: Record<string, JsonSchema>): unknown {
+  if (Array.isArray(s)) return s.map((x) => documented(x, defs));
+  if (s === null || typeof s !== 'object') return s;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k !== 'properties' || v === null || typeof v !== 'object') {
+      out[k] = k === 'enum' || k === 'const' ? v : documented(v, defs);
+      continue;
+    }
+    const props: Record<string, unknown> = {};
+    for (const [name, prop] of Object.entries(v as Record<string, unknown>)) {
+      if (prop === null || typeof prop !== 'object') {
+        props[name] = prop;
+        continue;
+      }
+      const p = documented(prop, defs) as JsonSchema;
+      const ref = typeof p.$ref === 'string' ? defs[p.$ref.replace('#/$defs/', '')] : undefined;
+      const description = p.description ?? ref?.description;
+      props[name] = { title: p.title ?? name, ...p, ...(description !== undefined ? { description } : {}) };
+    }
+    out[k] = props;
+  }
+  return out;
 }
 
 /** A value that is one `${...}`: its type is known only once the variable is. */

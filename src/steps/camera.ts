@@ -31,7 +31,7 @@ export const camera: StepDefinition<'camera', CameraArgs> = {
       view_up: ref('vec3'),
       parallel_scale: { description: 'Orthographic zoom; 2D windows only.', type: 'number', exclusiveMinimum: 0 },
       perspective_angle: { description: 'Vertical field of view in degrees; the 3D window only.', type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 180 },
-      standard_view: { enum: [...STANDARD_VIEWS] },
+      standard_view: { description: 'Look at the scene from this side of the patient.', enum: [...STANDARD_VIEWS] },
     },
     ['window'],
   ),

@@ -30,10 +30,15 @@ export interface ExpectImageArgs extends ToleranceArgs {
 
 
 const TOLERANCE = { threshold: ref('threshold'), max_diff_pixels: ref('max_diff_pixels'), max_diff_ratio: ref('max_diff_ratio') };
-const RECT = { x: { type: 'integer', minimum: 0 }, y: { type: 'integer', minimum: 0 }, width: { type: 'integer', minimum: 1 }, height: { type: 'integer', minimum: 1 } };
+const RECT = {
+  x: { description: 'Left edge, in pixels from the left.', type: 'integer', minimum: 0 },
+  y: { description: 'Top edge, in pixels from the top.', type: 'integer', minimum: 0 },
+  width: { description: 'Width in pixels.', type: 'integer', minimum: 1 },
+  height: { description: 'Height in pixels.', type: 'integer', minimum: 1 },
+};
 
 /** What `defaults: { expect_image: … }` may set. */
-export const EXPECT_IMAGE_DEFAULTS = object({ ...TOLERANCE, stable: { type: 'boolean' } });
+export const EXPECT_IMAGE_DEFAULTS = object({ ...TOLERANCE, stable: { description: 'Capture until two captures in a row are identical before comparing.', type: 'boolean' } }, [], { description: 'Defaults of every expect_image step.' });
 
 export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
   kind: 'expect_image',

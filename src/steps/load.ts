@@ -43,7 +43,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       parent: ref('node'),
       transfer: { description: 'How the data reaches the workbench.', enum: [...TRANSFER_MODES] },
       format: { description: 'Data format hint, when the file extension does not say it.', type: 'string', minLength: 1 },
-      visible: { type: 'boolean' },
+      visible: { description: 'Whether the node is shown in every window (default: the workbench\'s).', type: 'boolean' },
       opacity: ref('opacity'),
       color: ref('color'),
     },

@@ -27,8 +27,8 @@ export const set: StepDefinition<'set', SetArgs> = {
   schema: object(
     {
       node: ref('node'),
-      name: { type: 'string', minLength: 1 },
-      visible: { type: 'boolean' },
+      name: { description: 'New node name shown in the workbench.', type: 'string', minLength: 1 },
+      visible: { description: 'Whether the node is shown in every window.', type: 'boolean' },
       opacity: ref('opacity'),
       color: ref('color'),
       parent: { description: 'New parent node, or null for the top level.', anyOf: [ref('node'), { type: 'null' }] },

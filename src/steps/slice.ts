@@ -13,7 +13,7 @@ export interface SliceArgs {
 export const slice: StepDefinition<'slice', SliceArgs> = {
   kind: 'slice',
   summary: 'Select a slice (zero-based step) in a 2D window.',
-  schema: object({ window: ref('window'), step: { type: 'integer', minimum: 0 } }, ['window', 'step']),
+  schema: object({ window: ref('window'), step: { description: 'The slice index, from 0, along the window\'s view direction.', type: 'integer', minimum: 0 } }, ['window', 'step']),
   compile(raw, ctx) {
     const r = raw as { window: string; step: number };
     const window = ctx.window(r.window, ['window'], ['window']);

@@ -19,7 +19,7 @@ export const windowNode: StepDefinition<'window_node', WindowNodeArgs> = {
     {
       window: ref('window'),
       node: ref('node'),
-      visible: { type: 'boolean' },
+      visible: { description: 'Whether the node is shown in this window.', type: 'boolean' },
       layer: { description: 'Stack order in this window.', type: 'integer' },
     },
     ['window', 'node'],
