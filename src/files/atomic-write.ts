@@ -11,7 +11,7 @@ export interface AtomicWriteHooks {
   /**
    * Flush the bytes to disk before the rename (default true). Without it the write is still
    * atomic for every reader and survives a killed process; only a power loss can leave an empty
-   * file, which a caller that records hashes (the resume manifest) detects anyway.
+   * file, which a caller that records hashes (the resume journal) detects anyway.
    */
   durable?: boolean;
 }

@@ -42,6 +42,11 @@ export class FileHasher {
     return sha256;
   }
 
+  /** What is known of one file, if it was hashed. */
+  recordOf(path: string): HashRecord | undefined {
+    return this.known.get(path);
+  }
+
   snapshot(): Record<string, HashRecord> {
     return Object.fromEntries(this.known);
   }

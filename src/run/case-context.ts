@@ -65,7 +65,7 @@ export class CaseState {
    */
   write(path: string, bytes: Uint8Array, kind: Artefact['kind'], step: number): Artefact {
     const done = (async () => {
-      // Not flushed one by one: the manifest hashes every output, so a file a power loss
+      // Not flushed one by one: the journal hashes every output, so a file a power loss
       // emptied is found and its study runs again. (writeFileAtomic makes the folders.)
       await writeFileAtomic(path, bytes, { durable: false });
       this.outputs.set(path, await this.setup.hasher.remember(path, bytes));

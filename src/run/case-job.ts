@@ -13,7 +13,7 @@ import { notRun, type RunItem } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 /**
- * One case on one workbench: skipped when the run was interrupted or the manifest has it up
+ * One case on one workbench: skipped when the run was interrupted or the journal has it up
  * to date; else the previous study's nodes are removed and its steps run in order.
  */
 export async function runCaseJob(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
@@ -53,7 +53,7 @@ async function runOnSlot(run: RunContext, item: RunItem, slot: WorkbenchSlot, in
 }
 
 /**
- * A case's result, and its last output writes and manifest record: those finish while its
+ * A case's result, and its last output writes and journal record: those finish while its
  * workbench takes the next case, and the case is reported (and counted) once they are done.
  */
 export interface CaseOutcome {

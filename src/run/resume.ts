@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { VERSION } from '../version.js';
 import { FileHasher } from '../files/file-hash.js';
-import { Manifest } from './manifest.js';
+import { Journal } from './journal.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunItem } from './run-item.js';
 
 /**
- * What the output folder's manifest says about the cohort studies of a run: a study whose
+ * What the output folder's journal says about the cohort studies of a run: a study whose
  * inputs and outputs are unchanged since it last passed is not run again. The hashes of a
  * case's data files are taken once and serve both its resume key and its figures' provenance.
  */
@@ -14,20 +14,25 @@ export class Resume {
   private readonly inputs = new Map<RunItem, Promise<Record<string, string>>>();
 
   private constructor(
-    private readonly manifest: Manifest | undefined,
+    private readonly journal: Journal | undefined,
     readonly hasher: FileHasher,
     private readonly force: boolean,
   ) {}
 
-  /** Reads the manifest when a case of the run is resumable; `force` runs every study again. */
+  /** Reads the journal when a case of the run is resumable; `force` runs every study again. */
   static async open(items: readonly RunItem[], outputDir: string, force: boolean): Promise<Resume> {
-    const manifest = items.some((i) => i.resumable) ? await Manifest.open(outputDir) : undefined;
-    return new Resume(manifest, manifest?.hasher ?? new FileHasher(), force);
+    const journal = items.some((i) => i.resumable) ? await Journal.open(outputDir) : undefined;
+    return new Resume(journal, journal?.hasher ?? new FileHasher(), force);
   }
 
-  /** Set when an unreadable manifest was set aside. */
+  /** Set when unreadable lines of the journal were set aside. */
   get notice(): string | undefined {
-    return this.manifest?.notice;
+    return this.journal?.notice;
+  }
+
+  /** One line per study, at the end of a run; a journal that cannot be rewritten stays as appended. */
+  async compact(notice: (message: string) => void): Promise<void> {
+    await this.journal?.compact().catch((err: unknown) => notice(`could not compact ${this.journal!.path} (${(err as Error).message}); it stays as appended`));
   }
 
   /** The SHA-256 of each data file of a case (`missing` for one that is not there). */
@@ -42,9 +47,9 @@ export class Resume {
     return item.resumable ? hashInputs(item, await this.inputFiles(item)) : '';
   }
 
-  /** True when the manifest holds the case as done with these inputs and its outputs are as written. */
+  /** True when the journal holds the case as done with these inputs and its outputs are as written. */
   async isUpToDate(item: RunItem, inputHash: string): Promise<boolean> {
-    return this.manifest !== undefined && item.resumable && !this.force && (await this.manifest.isUpToDate(item.resumeKey, inputHash));
+    return this.journal !== undefined && item.resumable && !this.force && (await this.journal.isUpToDate(item.resumeKey, inputHash));
   }
 
   /**
@@ -53,11 +58,12 @@ export class Resume {
    * rewrote no longer matches the recorded hashes, so it is not taken as done.
    */
   async record(item: RunItem, inputHash: string, result: CaseResult, outputs: ReadonlyMap<string, string>, notice: (message: string) => void): Promise<void> {
-    if (!this.manifest || !item.resumable || result.status !== 'passed') return;
+    if (!this.journal || !item.resumable || result.status !== 'passed') return;
     try {
-      await this.manifest.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() });
+      const files = [...item.case.inputs, ...outputs.keys()];
+      await this.journal.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() }, files);
     } catch (err) {
-      notice(`${item.info.name} passed but could not be recorded in ${this.manifest.path} (${(err as Error).message}); it runs again next time`);
+      notice(`${item.info.name} passed but could not be recorded in ${this.journal.path} (${(err as Error).message}); it runs again next time`);
     }
   }
 }

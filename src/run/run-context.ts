@@ -14,7 +14,7 @@ export interface RunOptions {
   /** Running workbenches (`{ urls }`) or a factory that starts them, e.g. `embeddedWorkbenches(2)`. */
   workbenches: WorkbenchSource;
   reporter: Reporter;
-  /** Reports, manifest and the artefacts of failed assertions go here. */
+  /** Reports, the resume journal and the artefacts of failed assertions go here. */
   outputDir: string;
   retry?: RetryPolicy;
   /** Per step, all attempts included. */
@@ -30,7 +30,7 @@ export interface RunOptions {
   /** Stop taking new cases after this many did not pass (`failFast` is 1). */
   maxFailures?: number;
   golden?: { update: UpdateMode; ci: boolean; template?: GoldenTemplate };
-  /** Redo cohort studies the manifest says are up to date. */
+  /** Redo cohort studies the journal says are up to date. */
   force?: boolean;
   shard?: Shard;
   /** Ctrl-C: the current steps are aborted, the rest skipped, reports still written. */
@@ -41,7 +41,7 @@ export const DEFAULT_STEP_TIMEOUT_MS = 120_000;
 
 /**
  * One run as its stages see it: the options with their defaults, the cases it runs, what the
- * manifest says about them, and the workbenches they run on.
+ * journal says about them, and the workbenches they run on.
  */
 export class RunContext {
   /** Unique per run: node markers carry it, so two runs on one workbench never mix up nodes. */

@@ -29,6 +29,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     await checkWorkbenches(run);
     await run.reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: run.outputDir });
     const cases = await runCases(run);
+    await resume.compact(run.notice);
     const figures = await runPostRunStages(run, cases);
     const unused = options.listUnusedGoldens && !options.shard ? await unusedGoldens(run.plans) : [];
     const result: RunResult = {

@@ -1,4 +1,4 @@
-// Resuming a cohort from the manifest of its output folder: studies whose inputs and outputs
+// Resuming a cohort from the journal of its output folder: studies whose inputs and outputs
 // are unchanged are skipped, a changed input or a lost output runs that study again, --force
 // runs all; a real run killed with SIGKILL mid-cohort completes on the next run.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunResult } from '../../src/result/result.js';
-import { MANIFEST_NAME, type StudyRecord } from '../../src/run/manifest.js';
+import { JOURNAL_NAME, readJournalText, type StudyRecord } from '../../src/run/journal.js';
 import { runPlans, type RunOptions } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { cohortPlan, FAST_RETRY, makeCohort, pixels, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
@@ -27,12 +27,12 @@ after(async () => {
 const UP_TO_DATE = /^up to date/;
 
 interface ManifestData {
-  version: number;
   studies: Record<string, StudyRecord>;
 }
 
+/** The studies the output folder's journal records as done. */
 async function readManifest(out: string): Promise<ManifestData> {
-  return JSON.parse(await readFile(join(out, MANIFEST_NAME), 'utf8')) as ManifestData;
+  return { studies: Object.fromEntries(readJournalText(await readFile(join(out, JOURNAL_NAME), 'utf8')).studies) };
 }
 
 const readReport = async (out: string): Promise<RunResult> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;

@@ -280,12 +280,12 @@ test('an output that cannot be written fails the step that made it, and the case
   await stat(join(dir, 'out-unwritable', 'coronal.png'));
 });
 
-test('a manifest that cannot be written costs a rerun next time, never the results of the run', async (t) => {
+test('a resume journal that cannot be written costs a rerun next time, never the results of the run', async (t) => {
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
   const outputDir = join(dir, 'no-manifest');
-  // A folder where the manifest file should go: every write of it fails.
-  await mkdir(join(outputDir, 'wbplay-manifest.json'), { recursive: true });
+  // A folder where the journal should go: every append to it fails.
+  await mkdir(join(outputDir, 'wbplay-journal.jsonl'), { recursive: true });
   await writeFile(join(dir, 'two.csv'), 'name\nfirst\nsecond\n');
   const plan = await playbook('nomanifest', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: two.csv\n');
   const reporter = recorder();
