@@ -2,11 +2,13 @@
 // repository's playbooks (`npx wbplay` runs this checkout's CLI). A command the README gains
 // without a runner below fails the first test, so the docs cannot rot.
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { execFile, execFileSync } from 'node:child_process';
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { root, spawnWbplay, wbplay } from '../helpers/cohort.js';
+import { startTestWorkbench, type TestWorkbench } from '../helpers/workbench.js';
 
 /** Run by CI itself (`.ci/run`) and by every developer: not again here. */
 const RUN_ELSEWHERE = ['npm ci && npm run quickstart', 'npm ci && npm test'];
@@ -27,6 +29,7 @@ before(async () => {
 });
 
 after(async () => {
+  await workbench?.stop();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -108,6 +111,66 @@ runners.set('npx wbplay accept wbplay-out/quickstart --grep axial', runs);
 runners.set('npx wbplay demo-data data/demo', runs);
 runners.set('npx wbplay serve --port 8080 --open data/demo/ct.nrrd', serves);
 runners.set("npx wbplay serve --faults 'seed=7;503@rate=0.1;latency=20..50' --events events.jsonl", serves);
+
+// "In your project": the package as npm publishes it, installed into a new project, run with npx.
+let project = '';
+let workbench: TestWorkbench | undefined;
+
+/**
+ * What `npm install wbplay` leaves: the files `npm pack` ships (a fresh build for dist/) in
+ * node_modules/wbplay, its dependencies beside it, and the `wbplay` bin linked into .bin.
+ */
+runners.set('npm install --save-dev --save-exact wbplay', async () => {
+  project = join(dir, 'my-project');
+  const pkgDir = join(project, 'node_modules', 'wbplay');
+  await mkdir(pkgDir, { recursive: true });
+  await writeFile(join(project, 'package.json'), '{ "name": "my-project", "private": true }\n');
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[];
+  for (const { path } of packed[0]!.files.filter((f) => !f.path.startsWith('dist/'))) {
+    await mkdir(dirname(join(pkgDir, path)), { recursive: true });
+    await cp(join(root, path), join(pkgDir, path));
+  }
+  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkgDir, 'dist')], { cwd: root });
+  await symlink(join(root, 'node_modules'), join(pkgDir, 'node_modules'));
+  await mkdir(join(project, 'node_modules', '.bin'));
+  await chmod(join(pkgDir, 'dist', 'cli', 'main.js'), 0o755);
+  await symlink(join('..', 'wbplay', 'dist', 'cli', 'main.js'), join(project, 'node_modules', '.bin', 'wbplay'));
+});
+
+/** `npx wbplay …` in the project: npx finds the installed bin, as it does for a user. */
+function npx(command: string, env: Record<string, string> = {}): Promise<void> {
+  const { env: own, args } = parse(command);
+  return new Promise((resolve, reject) => {
+    execFile('npx', ['--no-install', 'wbplay', ...args], { cwd: project, env: { PATH: process.env.PATH, HOME: project, ...own, ...env } }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${command}\n${stdout}\n${stderr}`));
+      else resolve();
+    });
+  });
+}
+
+runners.set('npx wbplay init', (c) => npx(c));
+runners.set('npx wbplay demo-data wbplay-out/demo', (c) => npx(c));
+runners.set('npx wbplay run playbooks', async (c) => {
+  await npx(c);
+  await stat(join(project, 'playbooks', 'goldens', 'example-axial.png'));
+});
+/** A reference workbench that wants the README's token stands in for MITK on port 8080. */
+runners.set('WORKBENCH_URL=http://localhost:8080 WORKBENCH_TOKEN=s3cret npx wbplay run playbooks', async (c) => {
+  workbench = await startTestWorkbench({ token: 's3cret' });
+  await npx(c, { WORKBENCH_URL: workbench.url });
+  await assert.rejects(npx(c, { WORKBENCH_URL: workbench.url, WORKBENCH_TOKEN: 'wrong' }), /came from the environment variable WORKBENCH_TOKEN/);
+});
+/** The README's configuration, with the stand-in workbench's URL for port 8080's. */
+runners.set('npx wbplay run playbooks --project mitk-2024', async (c) => {
+  const text = await readFile(join(root, 'README.md'), 'utf8');
+  const config = /```yaml\n(# yaml-language-server: \$schema=node_modules\/wbplay\/schemas\/config\.schema\.json\n[\s\S]*?)```/.exec(text)?.[1];
+  assert.ok(config, 'the README shows a configuration');
+  await writeFile(join(project, 'wbplay.config.yaml'), config.replace('http://localhost:8080', workbench!.url));
+  await npx(c, { WORKBENCH_TOKEN: 's3cret' });
+  await stat(join(project, 'goldens', 'mitk-2024', 'example', 'example-axial.png'));
+  await stat(join(project, 'wbplay-out', 'junit.xml'));
+  await stat(join(project, 'wbplay-out', 'report.html'));
+});
 
 test('every shell command in the README has a runner here', async () => {
   const commands = (await readmeCommands()).filter((c) => !RUN_ELSEWHERE.includes(c));
