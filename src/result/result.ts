@@ -45,6 +45,10 @@ export interface Artefact {
 export interface SheetRecord {
   columns?: number;
   tile_width?: number;
+  /** Paginated sheets: tiles per page, the page (1-based) and the file name the pages share. */
+  per_sheet?: number;
+  page?: number;
+  save?: string;
   tiles: Array<{ case: string; path: string; label: string }>;
 }
 

@@ -1,4 +1,5 @@
-import { basename, extname, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { writeFileAtomic } from '../../files/atomic-write.js';
 import { closest } from '../../diagnostics/did-you-mean.js';
 import { entry, type YMap, type YNode, type YScalar } from '../../playbook/tree.js';
 import { artefactAt, type Artefact, type SheetRecord } from '../../result/result.js';
@@ -13,6 +14,8 @@ export interface ContactSheetPlan {
   columns?: number;
   /** Tiles are scaled to this width, keeping their aspect; default: the first tile's width. */
   tile_width?: number;
+  /** Tiles per sheet: a large cohort gets numbered sheets and an index instead of one huge image. */
+  per_sheet?: number;
   /** One per case, in case order; `file` is one of that case's outputs (absolute). */
   tiles: { case: string; file: string; label: string }[];
 }
@@ -30,6 +33,7 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
       save: { description: 'Where the sheet is written, once for all studies: no ${study.…} here.', type: 'string', minLength: 1 },
       columns: { description: 'Tiles per row; default: the square root of the number of studies, rounded up.', type: 'integer', minimum: 1 },
       tile_width: { description: 'Tiles are scaled to this width in pixels, keeping their aspect; default: the width of the first tile.', type: 'integer', minimum: 1, maximum: 16384 },
+      per_sheet: { description: 'At most this many tiles per sheet: more studies give numbered sheets (contact-sheet-001.png, …) and an index (contact-sheet-index.csv) naming each study\'s sheet.', type: 'integer', minimum: 1 },
     },
     ['tile', 'save'],
     { description: 'One PNG tiling an image of every study, labelled; needs `foreach`.' },
@@ -37,7 +41,7 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
   compile: compileContactSheet,
 
   describe(sheet) {
-    const layout = [sheet.columns !== undefined ? `${sheet.columns} columns` : undefined, sheet.tile_width !== undefined ? `tiles ${sheet.tile_width} px wide` : undefined].filter(Boolean);
+    const layout = [sheet.columns !== undefined ? `${sheet.columns} columns` : undefined, sheet.tile_width !== undefined ? `tiles ${sheet.tile_width} px wide` : undefined, sheet.per_sheet !== undefined ? `${sheet.per_sheet} per sheet` : undefined].filter(Boolean);
     const width = Math.max(...sheet.tiles.map((t) => t.case.length));
     return [
       `Contact sheet of ${sheet.tiles.length} tile${sheet.tiles.length === 1 ? '' : 's'}${layout.length > 0 ? ` (${layout.join(', ')})` : ''} to ${sheet.save}`,
@@ -54,9 +58,18 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
     const tiles = sheet.tiles.filter((t) => ran.has(t.case));
     try {
       const { sheetNotes, writeContactSheet } = await import('./contact-sheet-image.js');
-      await writeContactSheet({ ...sheet, tiles }, sheetNotes(ctx.cases), sheet.save, { playbook: ctx.playbook.path, playbookSha256: ctx.playbook.sha256, step: 'contact sheet', version: VERSION });
-      const recorded = tiles.map((t) => ({ case: t.case, path: artefactAt(ctx.outputDir, t.file, 'screenshot').path, label: t.label }));
-      return [{ ...artefactAt(ctx.outputDir, sheet.save, 'figure'), sheet: { ...layoutOf(sheet), tiles: recorded } }];
+      const notes = sheetNotes(ctx.cases);
+      const figures: Artefact[] = [];
+      const index: string[] = ['sheet,case,label,tile'];
+      for (const page of pagesOf(sheet.save, tiles, sheet.per_sheet)) {
+        await writeContactSheet({ ...sheet, tiles: page.tiles }, notes, page.path, { playbook: ctx.playbook.path, playbookSha256: ctx.playbook.sha256, step: 'contact sheet', version: VERSION });
+        const recorded = page.tiles.map((t) => ({ case: t.case, path: artefactAt(ctx.outputDir, t.file, 'screenshot').path, label: t.label }));
+        const paging = page.number !== undefined ? { per_sheet: sheet.per_sheet, page: page.number, save: basename(sheet.save) } : {};
+        figures.push({ ...artefactAt(ctx.outputDir, page.path, 'figure'), sheet: { ...layoutOf(sheet), ...paging, tiles: recorded } });
+        for (const t of recorded) index.push([basename(page.path), t.case, t.label, t.path].map(csvField).join(','));
+      }
+      if (figures.length > 1) await writeFileAtomic(indexPath(sheet.save), `${index.join('\n')}\n`);
+      return figures;
     } catch (err) {
       ctx.notice(`the contact sheet ${sheet.save} could not be written: ${(err as Error).message}`);
       return [];
@@ -72,7 +85,8 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
     for (const shard of shards) {
       for (const f of shard.figures) {
         if (!f.sheet) continue;
-        const name = basename(f.path);
+        // The pages of a paginated sheet are one sheet here: they are paginated again below.
+        const name = f.sheet.save ?? basename(f.path);
         const tiles = f.sheet.tiles.map((t) => ({ ...t, path: shard.relocate(t.path) }));
         const known = sheets.get(name);
         if (known) known.sheet.tiles.push(...tiles);
@@ -80,7 +94,11 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
       }
     }
     for (const { sheet } of sheets.values()) sheet.tiles.sort((a, b) => (order.get(a.case) ?? 0) - (order.get(b.case) ?? 0));
-    return [...sheets.values()];
+    return [...sheets.entries()].flatMap(([name, figure]) => {
+      const { page: _page, ...sheet } = figure.sheet;
+      if (sheet.per_sheet === undefined) return [{ ...figure, sheet }];
+      return pagesOf(name, sheet.tiles, sheet.per_sheet).map((p) => ({ ...figure, path: p.path, sheet: { ...sheet, ...(p.number !== undefined ? { page: p.number } : {}), tiles: p.tiles } }));
+    });
   },
 
   async redraw(figure, cases, outputDir) {
@@ -91,6 +109,25 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
     await writeContactSheet({ ...layoutOf(sheet), tiles }, sheetNotes(cases), resolve(outputDir, figure.path));
   },
 };
+
+/** The sheets of a cohort: one at `save`, or `<save>-001.png`… of `perSheet` tiles each. */
+function pagesOf<T>(save: string, tiles: readonly T[], perSheet: number | undefined): { path: string; number?: number; tiles: T[] }[] {
+  if (perSheet === undefined || tiles.length <= perSheet) return [{ path: save, tiles: [...tiles] }];
+  const ext = extname(save);
+  const stem = save.slice(0, save.length - ext.length);
+  const pages = [];
+  for (let i = 0; i * perSheet < tiles.length; i++) pages.push({ path: `${stem}-${String(i + 1).padStart(3, '0')}${ext}`, number: i + 1, tiles: tiles.slice(i * perSheet, (i + 1) * perSheet) });
+  return pages;
+}
+
+function indexPath(save: string): string {
+  const ext = extname(save);
+  return join(dirname(save), `${basename(save, ext)}-index.csv`);
+}
+
+function csvField(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
 
 function layoutOf(sheet: { columns?: number; tile_width?: number }): { columns?: number; tile_width?: number } {
   return { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}) };
@@ -148,7 +185,8 @@ function compileContactSheet(ctx: PostRunCompileContext): ContactSheetPlan | und
 
   const columns = integerAt(node, 'columns');
   const tileWidth = integerAt(node, 'tile_width');
-  return { save, ...(columns !== undefined ? { columns } : {}), ...(tileWidth !== undefined ? { tile_width: tileWidth } : {}), tiles };
+  const perSheet = integerAt(node, 'per_sheet');
+  return { save, ...(columns !== undefined ? { columns } : {}), ...(tileWidth !== undefined ? { tile_width: tileWidth } : {}), ...(perSheet !== undefined ? { per_sheet: perSheet } : {}), tiles };
 }
 
 /** The sheet's own path: the same for every study, and no file a case writes. */
