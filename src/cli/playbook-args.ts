@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { stem } from '../compile/foreach.js';
 import { glob } from '../compile/glob.js';
 
 /**
@@ -41,20 +42,29 @@ const shown = (file: string, cwd: string): string => {
 };
 
 /**
- * `--tag` chooses playbooks before any is compiled, so one that is not chosen cannot fail the
- * run. Tags are read from the file's top level; a file that cannot be read or parsed stays in,
- * so that its problem is reported rather than hidden.
+ * `--tag` and `--grep` choose playbooks before any is compiled, so one that is not chosen
+ * cannot fail the run. Both are judged from the file's top level: its `tags`, and for `--grep`
+ * the text its one case will be matched with (`<name> main`). A playbook with `foreach` has
+ * cases named after studies the compiler reads, so `--grep` keeps it for the compiler to filter
+ * case by case. A file that cannot be read or parsed stays in, so that its problem is reported
+ * rather than hidden.
  */
-export function selectByTag(files: readonly string[], tags: readonly string[]): string[] {
-  if (tags.length === 0) return [...files];
+export function selectPlaybooks(files: readonly string[], tags: readonly string[], grep?: RegExp): string[] {
+  if (tags.length === 0 && grep === undefined) return [...files];
   return files.filter((file) => {
-    let top: unknown;
+    let top: Record<string, unknown>;
     try {
-      top = parse(readFileSync(file, 'utf8'));
+      const parsed: unknown = parse(readFileSync(file, 'utf8'));
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return true;
+      top = parsed as Record<string, unknown>;
     } catch {
       return true;
     }
-    const own = top !== null && typeof top === 'object' && Array.isArray((top as { tags?: unknown }).tags) ? (top as { tags: unknown[] }).tags.map(String) : [];
-    return own.some((t) => tags.includes(t));
+    const own = Array.isArray(top.tags) ? top.tags.map(String) : [];
+    if (tags.length > 0 && !own.some((t) => tags.includes(t))) return false;
+    if (grep === undefined || 'foreach' in top) return true;
+    if (top.name !== undefined && (typeof top.name !== 'string' || top.name.includes('${'))) return true;
+    const name = typeof top.name === 'string' ? top.name : stem(file);
+    return grep.test(`${name} main`);
   });
 }

@@ -102,12 +102,13 @@ async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<Exit
   const opts = config ? withConfig(cliOpts, config) : cliOpts;
   const settings = readSettings(opts, DEFAULT_RETRY);
   const vars = opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var;
-  const { expandPlaybookArgs, selectByTag } = await import('./playbook-args.js');
-  const chosen = selectByTag(expandPlaybookArgs(files), opts.tag);
-  if (chosen.length === 0) throw new CommandError('NO_CASES', `no playbook has the tag ${opts.tag.join(' or ')}`, 'check the playbooks\' `tags`');
+  const { expandPlaybookArgs, selectPlaybooks } = await import('./playbook-args.js');
+  const grep = grepOption(opts.grep);
+  const chosen = selectPlaybooks(expandPlaybookArgs(files), opts.tag, grep);
+  if (chosen.length === 0) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
   const compiled = compileAll(chosen, vars);
   if (!compiled) return EXIT.usage;
-  const plans = filterCases(compiled, opts);
+  const plans = filterCases(compiled, opts.tag, grep);
   if (plans.every((p) => p.cases.length === 0)) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
 
   const choice = workbenchChoice(plans, opts, settings.workers);
@@ -288,18 +289,19 @@ function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string;
   return { token, source };
 }
 
-/** `--grep` over case names, `--tag` over playbook tags. */
-function filterCases(plans: readonly Plan[], opts: RunCliOptions): Plan[] {
-  let grep: RegExp | undefined;
-  if (opts.grep !== undefined) {
-    try {
-      grep = new RegExp(opts.grep);
-    } catch (err) {
-      throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
-    }
+function grepOption(source: string | undefined): RegExp | undefined {
+  if (source === undefined) return undefined;
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
   }
+}
+
+/** `--grep` over case names (`<playbook> <case>`), `--tag` over playbook tags. */
+function filterCases(plans: readonly Plan[], tags: readonly string[], grep: RegExp | undefined): Plan[] {
   return plans
-    .filter((p) => opts.tag.length === 0 || p.tags.some((t) => opts.tag.includes(t)))
+    .filter((p) => tags.length === 0 || p.tags.some((t) => tags.includes(t)))
     .map((p) => (grep ? { ...p, cases: p.cases.filter((c) => grep.test(`${p.name} ${c.name}`)) } : p));
 }
 
