@@ -58,8 +58,11 @@ async function runs(command: string): Promise<void> {
   assert.equal(result.code, 0, `${command}\n${result.stdout}\n${result.stderr}`);
 }
 
-/** A server command: started, asked one question, stopped. Port 8080 becomes a free one. */
-async function serves(command: string): Promise<void> {
+/**
+ * A server command: started, asked one question at the URL it prints, stopped. Port 8080 becomes
+ * a free one.
+ */
+async function whileServing(command: string, ask: (url: string) => Promise<void>): Promise<void> {
   const { env, args } = parse(command);
   const portAt = args.indexOf('--port');
   if (portAt >= 0) args[portAt + 1] = '0';
@@ -74,13 +77,18 @@ async function serves(command: string): Promise<void> {
       });
       child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen}`)));
     });
-    const health = await fetch(`${url}/api/v1/health`);
-    assert.ok(health.status === 200 || health.status === 503 || health.status === 429, `${command}: /health answered ${health.status}`);
+    await ask(url);
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
   }
 }
+
+const serves = (command: string): Promise<void> =>
+  whileServing(command, async (url) => {
+    const health = await fetch(`${url}/api/v1/health`);
+    assert.ok(health.status === 200 || health.status === 503 || health.status === 429, `${command}: /health answered ${health.status}`);
+  });
 
 runners.set('npx wbplay demo-data data/cohort --cohort 24', runs);
 runners.set('WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --workers 2 --out out/cohort', async (command) => {
@@ -88,25 +96,9 @@ runners.set('WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --wo
   // The cohort's paths were read from the working folder, and its figures landed under --out.
   await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
 });
-runners.set('npx wbplay show-report wbplay-out/quickstart', async (command) => {
-  const { env, args } = parse(command);
-  const child = spawnWbplay(args, dir, env);
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const m = /http:\/\/127\.0\.0\.1:\d+\//.exec(seen);
-        if (m) resolve(m[0]);
-      });
-      child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen}`)));
-    });
-    assert.match(await (await fetch(url)).text(), /<title>wbplay report: passed/);
-  } finally {
-    child.kill('SIGINT');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-});
+runners.set('npx wbplay show-report wbplay-out/quickstart', (command) =>
+  whileServing(command, async (url) => assert.match(await (await fetch(`${url}/`)).text(), /<title>wbplay report: passed/)),
+);
 runners.set('npx wbplay accept wbplay-out/quickstart --grep axial', runs);
 runners.set('npx wbplay demo-data data/demo', runs);
 runners.set('npx wbplay serve --port 8080 --open data/demo/ct.nrrd', serves);
