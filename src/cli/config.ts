@@ -129,3 +129,14 @@ function spanAt(source: SourceFile, root: YNode | undefined, path: readonly (str
   }
   return source.span(n.start, n.end);
 }
+
+/**
+ * The `--var` assignments the configuration makes for commands that compile without running
+ * (`validate`, `plan`): its variables and its `out`, so they see the paths a run would use.
+ */
+export async function configVarArgs(project: string | undefined): Promise<string[]> {
+  const config = await loadConfig(project);
+  if (!config) return [];
+  const { out, vars = {} } = config.settings;
+  return [...Object.entries(vars).map(([k, v]) => `${k}=${String(v)}`), ...(out !== undefined ? [`out=${out}`] : [])];
+}

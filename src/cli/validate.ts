@@ -1,5 +1,5 @@
 import { collect, type RegisterCommand } from './command.js';
-import { EXIT } from './errors.js';
+import { EXIT, reportError } from './errors.js';
 
 export const registerValidate: RegisterCommand = (program, setExitCode) => {
   program
@@ -9,10 +9,17 @@ export const registerValidate: RegisterCommand = (program, setExitCode) => {
     .option('--check-files', 'require the files that steps read to exist (default)', true)
     .option('--no-check-files', 'do not require the files that steps read to exist')
     .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
-    .action(async (files: string[], opts: { checkFiles: boolean; var: string[] }) => {
+    .option('--project <name>', 'use the named project of wbplay.config.yaml')
+    .action(async (files: string[], opts: { checkFiles: boolean; var: string[]; project?: string }) => {
       // Only what validation needs is loaded: no client, no renderer, no reference workbench.
-      const [{ compileAll }, { expandPlaybookArgs }] = await Promise.all([import('./compile-input.js'), import('./playbook-args.js')]);
-      const checked = compileAll(expandPlaybookArgs(files), opts.var, { checkFiles: opts.checkFiles, checkOnly: true, onValid: (file) => console.log(`OK ${file}`) });
+      const [{ compileAll }, { expandPlaybookArgs }, { configVarArgs }] = await Promise.all([import('./compile-input.js'), import('./playbook-args.js'), import('./config.js')]);
+      let fromConfig: string[];
+      try {
+        fromConfig = await configVarArgs(opts.project);
+      } catch (err) {
+        return setExitCode(reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage }));
+      }
+      const checked = compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], { checkFiles: opts.checkFiles, checkOnly: true, onValid: (file) => console.log(`OK ${file}`) });
       setExitCode(checked ? EXIT.ok : EXIT.usage);
     });
 };

@@ -59,6 +59,17 @@ test('the configuration is found from the current folder upward; its paths are i
   await stat(join(dir, 'goldens', 'default', engine.replace(/[^A-Za-z0-9._+-]/g, '_'), process.platform, 'figure', 'axial.png'));
 });
 
+test('validate and plan see the configuration\'s variables and `out`, as a run does', async () => {
+  const plan = await wbplay(['plan', 'suite/figure.yaml', '--json'], dir);
+  assert.equal(plan.code, 0, plan.stderr);
+  assert.ok(plan.stdout.includes(join(dir, 'results', 'from-config.png')), plan.stdout.slice(0, 400));
+  const project = await wbplay(['plan', 'suite/figure.yaml', '--json', '--project', 'mitk-next'], dir);
+  assert.ok(project.stdout.includes(join(dir, 'results-next', 'next.png')));
+  const validate = await wbplay(['validate', 'suite/figure.yaml', '--project', 'nope'], dir);
+  assert.equal(validate.code, 2);
+  assert.match(validate.stderr, /--project nope: wbplay\.config\.yaml has no such project/);
+});
+
 test('the command line overrides the file; --project uses a project over the file\'s settings', async () => {
   const cli = await wbplay(['run', 'figure.yaml', '--out', 'here', '--var', 'shot=cli', '--reporter', 'line'], join(dir, 'suite'));
   assert.equal(cli.code, 0, cli.stderr);
