@@ -7,7 +7,8 @@ import { renderDiagnostics } from '../diagnostics/render.js';
 import { parseWithYaml } from '../playbook/parse.js';
 import { translateErrors } from '../playbook/schema-errors.js';
 import { SourceFile, displayPath } from '../playbook/source.js';
-import { locate, toPlain, type YNode } from '../playbook/tree.js';
+import { spanAt } from '../playbook/span.js';
+import { toPlain, type YNode } from '../playbook/tree.js';
 import { useColor } from '../report/colors.js';
 import { CommandError } from './errors.js';
 
@@ -101,7 +102,7 @@ function schemaProblems(source: SourceFile, root: YNode | undefined, value: unkn
   if (compiled.validate(value ?? {})) return [];
   const problems = translateErrors(compiled.validate.errors ?? [], compiled.schema, value ?? {}, {}, 'the configuration').map((p) => {
     const hint = urlHint(p.path, valueAt(value, p.path)) ?? p.hint;
-    return { code: p.code, message: p.message, ...(hint ? { hint } : {}), span: spanAt(source, root, p.path, p.onKey) };
+    return { code: p.code, message: p.message, ...(hint ? { hint } : {}), span: spanOf(source, root, p.path, p.onKey) };
   });
   return sortDiagnostics(problems);
 }
@@ -118,16 +119,8 @@ function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
   return v;
 }
 
-function spanAt(source: SourceFile, root: YNode | undefined, path: readonly (string | number)[], onKey: boolean): Diagnostic['span'] {
-  if (!root) return source.span(0, 0);
-  const found = locate(root, path);
-  if (onKey && found.key && found.complete) return source.span(found.key.start, found.key.end);
-  const n = found.node;
-  if (n.type !== 'scalar') {
-    const first = source.text.indexOf('\n', n.start);
-    return source.span(n.start, first < 0 || first > n.end ? n.end : first);
-  }
-  return source.span(n.start, n.end);
+function spanOf(source: SourceFile, root: YNode | undefined, path: readonly (string | number)[], onKey: boolean): Diagnostic['span'] {
+  return root ? spanAt(source, root, path, onKey) : source.span(0, 0);
 }
 
 /**

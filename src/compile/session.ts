@@ -1,10 +1,11 @@
+import { spanAt } from '../playbook/span.js';
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { Diagnostic, DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
 import { parseSource } from '../playbook/parse.js';
 import { translateErrors, type DefMessages } from '../playbook/schema-errors.js';
 import { readSource, type SourceFile } from '../playbook/source.js';
-import { locate, toPlain, type PathSegment, type YMap, type YNode, type YScalar, type YSeq } from '../playbook/tree.js';
+import { toPlain, type PathSegment, type YMap, type YNode, type YScalar, type YSeq } from '../playbook/tree.js';
 import { validators } from './validators.generated.js';
 import { isAddressProblem, parseWindowAddress } from '../steps/window-address.js';
 import type { TemplateProblem } from './interpolate.js';
@@ -107,15 +108,7 @@ export class Session {
 
   /** Where a value (or its key) is; a missing value is shown at the nearest thing that exists. */
   spanAt(source: SourceFile, root: YNode, path: readonly PathSegment[], onKey: boolean): Span {
-    const found = locate(root, path);
-    if (onKey && found.key && found.complete) return source.span(found.key.start, found.key.end);
-    const n = found.node;
-    // A whole map or list is shown by its first line, not all of it.
-    if (n.type !== 'scalar') {
-      const first = source.text.indexOf('\n', n.start);
-      return source.span(n.start, first < 0 || first > n.end ? n.end : first);
-    }
-    return source.span(n.start, n.end);
+    return spanAt(source, root, path, onKey);
   }
 
   /** A template problem at its characters when the scalar's text is verbatim, else the scalar. */
