@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseSource } from '../playbook/parse.js';
+import { readSource } from '../playbook/source.js';
+import { toPlain } from '../playbook/tree.js';
 import { stem } from '../compile/foreach.js';
 import { glob } from '../compile/glob.js';
 
@@ -54,7 +56,9 @@ export function selectPlaybooks(files: readonly string[], tags: readonly string[
   return files.filter((file) => {
     let top: Record<string, unknown>;
     try {
-      const parsed: unknown = parse(readFileSync(file, 'utf8'));
+      // The playbook reader, so choosing playbooks costs what validating them does.
+      const root = parseSource(readSource(file, process.cwd())).root;
+      const parsed: unknown = root ? toPlain(root) : undefined;
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return true;
       top = parsed as Record<string, unknown>;
     } catch {
