@@ -4,6 +4,7 @@ import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
 import type { Config } from './config.js';
 import type { RetryPolicy } from '../run/retry.js';
+import type { RunHooks } from './watch.js';
 import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
 import { collect, wholeNumber, type RegisterCommand } from './command.js';
 import { CommandError, describeError, EXIT, reportError, type ExitCode } from './errors.js';
@@ -24,6 +25,7 @@ interface RunCliOptions {
   timeout?: string;
   requestTimeout?: string;
   trace?: boolean;
+  watch?: boolean;
   failFast?: boolean;
   maxFailures?: string;
   quiet?: boolean;
@@ -74,6 +76,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
     .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
     .option('--request-timeout <ms>', 'time limit per HTTP exchange, headers and body; a stalled exchange is abandoned and retried within the step\'s time (default 30000)')
+    .option('--watch', 'run again whenever a playbook, an included file or a data file changes, on the same workbench from a clean scene; say which figures changed')
     .option('--trace', 'write each case\'s HTTP exchanges (method, path, status, duration, attempt; never a header or token) to trace.jsonl beside its artefacts')
     .option('--fail-fast', 'stop starting new cases after the first failure')
     .option('--max-failures <n>', 'stop starting new cases after n failed cases')
@@ -89,14 +92,45 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
 
 async function runCommand(files: string[], opts: RunCliOptions): Promise<ExitCode> {
   try {
-    return await runChecked(files, opts);
+    return await (opts.watch ? watchCommand(files, opts) : runChecked(files, opts));
   } catch (err) {
     // Whatever stops a run before it starts (options, shard, reporters) is the user's to change.
     return reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage });
   }
 }
 
-async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<ExitCode> {
+/** `--watch`: the same run again on each change, on one workbench kept for the session. */
+async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitCode> {
+  if (opts.launch || opts.url.length > 1 || (opts.workers !== undefined && opts.workers !== '1')) {
+    throw new CommandError('BAD_OPTION', '--watch runs on one workbench', 'give at most one --url (or none for the embedded reference workbench), and no --launch or --workers');
+  }
+  const [{ watchRuns }, { expandPlaybookArgs }, { connect }] = await Promise.all([import('./watch.js'), import('./playbook-args.js'), import('../client/index.js')]);
+  const given = opts.url[0] ?? process.env.WORKBENCH_URL;
+  const tokenName = opts.tokenEnv ?? 'WORKBENCH_TOKEN';
+  return watchRuns({
+    playbooks: expandPlaybookArgs(files),
+    async workbench() {
+      if (given !== undefined) return { url: given, stop: async () => undefined };
+      // One reference workbench for the whole session, so every run draws on the same one.
+      const ref = await (await import('../sim/server.js')).startReferenceWorkbench();
+      process.stderr.write(`wbplay: no workbench URL given: watching on an embedded reference workbench at ${ref.url}\n`);
+      return { url: ref.url, stop: () => ref.stop() };
+    },
+    runOnce: (url, hooks) => runChecked(files, { ...opts, url: [url], watch: false }, hooks),
+    async removeNodes(url, uids) {
+      const token = process.env[tokenName];
+      const client = connect({ url, ...(token ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) });
+      try {
+        for (const uid of [...uids].reverse()) await client.nodes.remove(uid, { recursive: true }).catch(() => undefined);
+      } finally {
+        await client.close();
+      }
+    },
+    log: (line) => process.stdout.write(`wbplay: ${line}\n`),
+  });
+}
+
+async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHooks): Promise<ExitCode> {
   const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js'), import('./config.js')]);
   const config = await loadConfig(cliOpts.project);
   const opts = config ? withConfig(cliOpts, config) : cliOpts;
@@ -109,6 +143,7 @@ async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<Exit
   const compiled = compileAll(chosen, vars);
   if (!compiled) return EXIT.usage;
   const plans = filterCases(compiled, opts.tag, grep);
+  hooks?.onPlans(plans);
   if (plans.every((p) => p.cases.length === 0)) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
 
   const choice = workbenchChoice(plans, opts, settings.workers);
@@ -154,6 +189,7 @@ async function runChecked(files: string[], cliOpts: RunCliOptions): Promise<Exit
       // The run went on without the reporter; its result, not this, decides the exit code.
       reportError(new CommandError('REPORTER_FAILED', `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`));
     }
+    hooks?.onResult(result, outputDir);
     if (opts.quiet) process.stderr.write(quietSummary(result));
     // Quiet runs keep stdout empty: the line goes with their summary.
     (opts.quiet ? process.stderr : process.stdout).write(`Report: ${shownPath(join(outputDir, 'report.html'))}\n`);
