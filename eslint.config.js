@@ -22,7 +22,8 @@ export const LAYERS = {
   compile: [...LOW, 'client', 'compare', 'playbook', 'steps'],
   run: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile'],
   report: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run'],
-  cli: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run', 'report', 'sim'],
+  record: [...LOW, 'client'],
+  cli: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run', 'report', 'record', 'sim'],
 };
 
 function folderRule(folder) {

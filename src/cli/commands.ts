@@ -4,6 +4,7 @@ import { registerDemoData } from './demo-data.js';
 import { registerInit } from './init.js';
 import { registerMergeReports } from './merge-reports.js';
 import { registerPlan } from './plan.js';
+import { registerRecord } from './record.js';
 import { registerRun } from './run.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
@@ -19,6 +20,7 @@ export const commands: readonly RegisterCommand[] = [
   registerRun,
   registerMergeReports,
   registerShowReport,
+  registerRecord,
   registerAccept,
   registerSchema,
   registerServe,
