@@ -29,17 +29,24 @@ export const LAYERS = {
 function folderRule(folder) {
   const forbidden = Object.keys(LAYERS).filter((other) => other !== folder && !LAYERS[folder].includes(other));
   if (forbidden.length === 0) return [];
-  return [{
-    files: [`src/${folder}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{
-          regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
-          message: `src/${folder}/ may import only ${LAYERS[folder].length ? LAYERS[folder].join(', ') : 'no other folder'} (the folder graph in eslint.config.js).`,
-        }],
-      }],
+  return [
+    {
+      files: [`src/${folder}/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                regex: `^(\\.\\./)+(${forbidden.join('|')})/`,
+                message: `src/${folder}/ may import only ${LAYERS[folder].length ? LAYERS[folder].join(', ') : 'no other folder'} (the folder graph in eslint.config.js).`,
+              },
+            ],
+          },
+        ],
+      },
     },
-  }];
+  ];
 }
 
 export default tseslint.config(
@@ -48,7 +55,19 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

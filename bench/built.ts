@@ -14,5 +14,9 @@ export async function builtPackage(): Promise<typeof Wbplay> {
 /** Compiles src/ into dist/ (what `npm run build` does); type errors end the benchmark. */
 export function buildPackage(): void {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url)), '-p', 'tsconfig.build.json'],
+    { cwd: root, stdio: 'inherit' },
+  );
 }

@@ -27,7 +27,9 @@ srv.listen(0, '127.0.0.1', () => process.stdout.write(String(srv.address().port)
 
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout?.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))));
+  const port = await new Promise<number>((resolve) =>
+    child.stdout?.once('data', (c: Buffer) => resolve(Number(c.toString().trim()))),
+  );
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -69,10 +71,16 @@ export default async function bench(): Promise<void> {
       const res = await request(`${url}/api/v1/datastorage/nodes?name=volume`, {
         method: 'POST',
         dispatcher: agent,
-        headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="volume.nrrd"', 'x-mitk-data-format': 'nrrd', 'content-length': String(SIZE) },
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': 'attachment; filename="volume.nrrd"',
+          'x-mitk-data-format': 'nrrd',
+          'content-length': String(SIZE),
+        },
         body: createReadStream(file, { highWaterMark: MiB }),
       });
-      if (res.headers['x-received'] !== String(SIZE)) throw new Error(`baseline: server received ${String(res.headers['x-received'])} bytes`);
+      if (res.headers['x-received'] !== String(SIZE))
+        throw new Error(`baseline: server received ${String(res.headers['x-received'])} bytes`);
       await res.body.json();
     };
     const viaClient = async (): Promise<void> => {
@@ -100,10 +108,16 @@ export default async function bench(): Promise<void> {
     const ratio = mibPerS(median(ours)) / mibPerS(median(base));
     const peakGrowth = Math.max(...growth) / MiB;
     console.log(`file ${SIZE / MiB} MiB, ${RUNS} runs each, medians`);
-    console.log(`undici alone:  ${mibPerS(median(base)).toFixed(0)} MiB/s, peak RSS growth ${(Math.max(...baseGrowth) / MiB).toFixed(1)} MiB`);
+    console.log(
+      `undici alone:  ${mibPerS(median(base)).toFixed(0)} MiB/s, peak RSS growth ${(Math.max(...baseGrowth) / MiB).toFixed(1)} MiB`,
+    );
     console.log(`client:        ${mibPerS(median(ours)).toFixed(0)} MiB/s`);
-    console.log(`throughput ratio client/undici: ${ratio.toFixed(2)} (target >= 0.9) ${ratio >= 0.9 ? 'ok' : 'MISSED'}`);
-    console.log(`peak RSS growth during client upload: ${peakGrowth.toFixed(1)} MiB (target <= 64 MiB) ${peakGrowth <= 64 ? 'ok' : 'MISSED'}`);
+    console.log(
+      `throughput ratio client/undici: ${ratio.toFixed(2)} (target >= 0.9) ${ratio >= 0.9 ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `peak RSS growth during client upload: ${peakGrowth.toFixed(1)} MiB (target <= 64 MiB) ${peakGrowth <= 64 ? 'ok' : 'MISSED'}`,
+    );
   } finally {
     await client.close();
     await agent.close();

@@ -85,7 +85,10 @@ class ExchangeClock {
     let total = 0;
     let requests = 0;
     for (const list of this.byOrigin.values()) {
-      const clipped = list.map((i) => ({ start: Math.max(i.start, from), end: Math.min(i.end, to) })).filter((i) => i.end > i.start).sort((a, b) => a.start - b.start);
+      const clipped = list
+        .map((i) => ({ start: Math.max(i.start, from), end: Math.min(i.end, to) }))
+        .filter((i) => i.end > i.start)
+        .sort((a, b) => a.start - b.start);
       requests += clipped.length;
       let reach = -Infinity;
       for (const i of clipped) {
@@ -115,7 +118,12 @@ interface CohortRun {
 }
 
 async function cohortRun(plan: Plan, count: number, outputDir: string, clock: ExchangeClock): Promise<CohortRun> {
-  const files = createReporters(['line', 'json', 'html'], { outputDir, stream: { write: () => true }, isTTY: false, env: {} });
+  const files = createReporters(['line', 'json', 'html'], {
+    outputDir,
+    stream: { write: () => true },
+    isTTY: false,
+    env: {},
+  });
   let from = 0;
   let to = 0;
   let reportsFrom = 0;
@@ -147,13 +155,28 @@ async function cohortRun(plan: Plan, count: number, outputDir: string, clock: Ex
   clock.byOrigin.clear();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  const result = await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(count), reporter, outputDir, force: true });
+  const result = await runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(count),
+    reporter,
+    outputDir,
+    force: true,
+  });
   const total = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   if (files.failures.length > 0) throw new Error(`a reporter failed: ${JSON.stringify(files.failures[0])}`);
   const busy = clock.busy(from, to);
   if (busy.origins !== workers) throw new Error(`saw exchanges with ${busy.origins} workbenches, expected ${workers}`);
-  return { total, window: to - from, reports: to - reportsFrom, steps, http: busy.total, workers, passed: result.summary.passed, cores: (used.user + used.system) / 1000 / total };
+  return {
+    total,
+    window: to - from,
+    reports: to - reportsFrom,
+    steps,
+    http: busy.total,
+    workers,
+    passed: result.summary.passed,
+    cores: (used.user + used.system) / 1000 / total,
+  };
 }
 
 /** A fixed amount of plain arithmetic, the same in every thread. */
@@ -208,7 +231,8 @@ export default async function bench(): Promise<void> {
         const out = join(dir, `out-${n++}`);
         const plan = loadPlaybook(join(dir, 'cohort.yaml'), { vars: { out } });
         const run = await cohortRun(plan, count, out, clock);
-        if (run.passed !== STUDIES) throw new Error(`${STUDIES - run.passed} of ${STUDIES} studies did not pass on ${count} workbench(es)`);
+        if (run.passed !== STUDIES)
+          throw new Error(`${STUDIES - run.passed} of ${STUDIES} studies did not pass on ${count} workbench(es)`);
         await rm(out, { recursive: true, force: true });
         if (round > 0) runs[count].push(run);
       }
@@ -231,8 +255,12 @@ export default async function bench(): Promise<void> {
       };
     });
     const [one, two] = figures as [(typeof figures)[0], (typeof figures)[0]];
-    console.log(`${STUDIES} studies x 4 window screenshots; medians of ${RUNS} alternating runs after one warm-up each`);
-    console.log('workbenches  run s  studies/min  start+stop s  cores used  outside workbench calls  of which between steps  reports s');
+    console.log(
+      `${STUDIES} studies x 4 window screenshots; medians of ${RUNS} alternating runs after one warm-up each`,
+    );
+    console.log(
+      'workbenches  run s  studies/min  start+stop s  cores used  outside workbench calls  of which between steps  reports s',
+    );
     for (const f of figures) {
       console.log(
         `${String(f.count).padStart(11)}  ${(f.total / 1000).toFixed(1).padStart(5)}  ${perMinute(f.total).toFixed(0).padStart(11)}  ${(f.startStop / 1000).toFixed(2).padStart(12)}  ${f.cores.toFixed(2).padStart(10)}  ${`${(f.outside * 100).toFixed(1)}%`.padStart(23)}  ${`${(f.outsideSteps * 100).toFixed(1)}%`.padStart(22)}  ${(f.reports / 1000).toFixed(2).padStart(9)}`,
@@ -240,9 +268,15 @@ export default async function bench(): Promise<void> {
     }
     const speedup = one.total / two.total;
     const worst = Math.max(one.outside, two.outside);
-    console.log(`speed-up 2 vs 1 workbench: ${speedup.toFixed(2)}x (workbenches up, start and stop left out: ${(one.window / two.window).toFixed(2)}x); target >= ${SPEEDUP_TARGET} ${speedup >= SPEEDUP_TARGET ? 'ok' : 'MISSED'}`);
-    console.log(`  what two threads got from this machine meanwhile (plain arithmetic, 2 threads vs 1): ${median(headroom).toFixed(2)}x`);
-    console.log(`outside workbench calls: ${(one.outside * 100).toFixed(1)}% (1), ${(two.outside * 100).toFixed(1)}% (2); target <= ${OUTSIDE_TARGET * 100}% ${worst <= OUTSIDE_TARGET ? 'ok' : 'MISSED'}`);
+    console.log(
+      `speed-up 2 vs 1 workbench: ${speedup.toFixed(2)}x (workbenches up, start and stop left out: ${(one.window / two.window).toFixed(2)}x); target >= ${SPEEDUP_TARGET} ${speedup >= SPEEDUP_TARGET ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `  what two threads got from this machine meanwhile (plain arithmetic, 2 threads vs 1): ${median(headroom).toFixed(2)}x`,
+    );
+    console.log(
+      `outside workbench calls: ${(one.outside * 100).toFixed(1)}% (1), ${(two.outside * 100).toFixed(1)}% (2); target <= ${OUTSIDE_TARGET * 100}% ${worst <= OUTSIDE_TARGET ? 'ok' : 'MISSED'}`,
+    );
   } finally {
     clock.stop();
     await rm(dir, { recursive: true, force: true });

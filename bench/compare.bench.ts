@@ -11,7 +11,12 @@ import { compareImages } from '../src/compare/compare-images.js';
 import { ensureOdiff } from './odiff.js';
 
 type Variant = 'identical' | 'changed-1%' | 'shifted-1px';
-type OdiffCompare = (base: string, compare: string, diff: string, options?: Record<string, unknown>) => Promise<{ match: boolean; diffCount?: number }>;
+type OdiffCompare = (
+  base: string,
+  compare: string,
+  diff: string,
+  options?: Record<string, unknown>,
+) => Promise<{ match: boolean; diffCount?: number }>;
 
 /** A deterministic hash for the texture, so every run compares the same files. */
 function hash(x: number, y: number): number {
@@ -113,7 +118,9 @@ export default async function bench(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-bench-compare-'));
   try {
     if (typeof odiff === 'string') console.log(`odiff is unavailable (${odiff}); printing absolute times only`);
-    console.log('pair                 wbplay ms  odiff ms  naive ms  wbplay/odiff  naive/odiff  target  diff px (wbplay/odiff)');
+    console.log(
+      'pair                 wbplay ms  odiff ms  naive ms  wbplay/odiff  naive/odiff  target  diff px (wbplay/odiff)',
+    );
     for (const n of [512, 2048]) {
       const base = join(dir, `base-${n}.png`);
       await writeFile(base, scene(n, 'base'));
@@ -127,7 +134,9 @@ export default async function bench(): Promise<void> {
         let counts = { ours: 0, odiff: 0 };
         // Two warm-up rounds, then rounds that interleave the three so machine noise hits them alike.
         for (let round = -1; round <= runs; round++) {
-          const o = await time(async () => { counts.ours = await ours(base, other, diff); });
+          const o = await time(async () => {
+            counts.ours = await ours(base, other, diff);
+          });
           let od = Number.NaN;
           if (typeof odiff !== 'string') {
             od = await time(async () => {

@@ -14,7 +14,9 @@ export function ensureOdiff(): string | undefined {
   const bin = join(PREFIX, 'node_modules', '.bin', 'odiff');
   if (!existsSync(bin)) {
     try {
-      execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--prefix', PREFIX, `odiff-bin@${VERSION}`], { stdio: 'ignore' });
+      execFileSync('npm', ['install', '--no-save', '--no-package-lock', '--prefix', PREFIX, `odiff-bin@${VERSION}`], {
+        stdio: 'ignore',
+      });
     } catch {
       return undefined;
     }

@@ -26,7 +26,15 @@ function volumes(): { ct: Volume; label: Volume } {
       }
     }
   }
-  const base = { dims, spacing: [1, 1, 2.5] as Vec3, origin: [0, 0, 0] as Vec3, direction: IDENTITY, timeStepMs: 1, timeOriginMs: 0, componentType: 'int16' };
+  const base = {
+    dims,
+    spacing: [1, 1, 2.5] as Vec3,
+    origin: [0, 0, 0] as Vec3,
+    direction: IDENTITY,
+    timeStepMs: 1,
+    timeOriginMs: 0,
+    componentType: 'int16',
+  };
   return {
     ct: { ...base, frames: [ct], range: [-1000, 900] },
     label: {
@@ -34,7 +42,19 @@ function volumes(): { ct: Volume; label: Volume } {
       frames: [label],
       range: [0, 1],
       componentType: 'uint16',
-      segmentation: { groups: [{ name: '', labels: [{ value: 1, name: 'tumour', color: [1, 0.3, 0.2], opacity: 1, visible: true, locked: true, extra: {} }], extra: {}, frames: [label] }], unlabeledLock: false },
+      segmentation: {
+        groups: [
+          {
+            name: '',
+            labels: [
+              { value: 1, name: 'tumour', color: [1, 0.3, 0.2], opacity: 1, visible: true, locked: true, extra: {} },
+            ],
+            extra: {},
+            frames: [label],
+          },
+        ],
+        unlabeledLock: false,
+      },
     },
   };
 }
@@ -62,7 +82,15 @@ export default async function bench(): Promise<void> {
   const centre: Vec3 = [47.5, 47.5, 38.75];
   const layers: RenderLayer[] = [
     { uid: 'ct', volume: ct, timeStep: 0, opacity: 1, color: null, levelWindow: { level: 50, window: 500 }, layer: 0 },
-    { uid: 'label', volume: label, timeStep: 0, opacity: 0.6, color: null, levelWindow: { level: 0.5, window: 1 }, layer: 1 },
+    {
+      uid: 'label',
+      volume: label,
+      timeStep: 0,
+      opacity: 0.6,
+      color: null,
+      levelWindow: { level: 0.5, window: 1 },
+      layer: 1,
+    },
   ];
   const axial: View2D = {
     kind: '2d',
@@ -71,7 +99,13 @@ export default async function bench(): Promise<void> {
     viewDirection: 'axial',
     planeNormal: [0, 0, 1],
     planePoint: centre,
-    camera: { position: [47.5, 47.5, -500], focal_point: centre, view_up: [0, -1, 0], parallel_scale: 48, perspective_angle: null },
+    camera: {
+      position: [47.5, 47.5, -500],
+      focal_point: centre,
+      view_up: [0, -1, 0],
+      parallel_scale: 48,
+      perspective_angle: null,
+    },
     crosshair: [
       { planeNormal: [1, 0, 0], planePoint: centre, color: [0, 1, 0] },
       { planeNormal: [0, 1, 0], planePoint: centre, color: [0, 0, 1] },
@@ -82,7 +116,13 @@ export default async function bench(): Promise<void> {
     kind: '3d',
     width: SIZE,
     height: SIZE,
-    camera: { position: [200, -160, 180], focal_point: centre, view_up: [0, 0, 1], parallel_scale: null, perspective_angle: 30 },
+    camera: {
+      position: [200, -160, 180],
+      focal_point: centre,
+      view_up: [0, 0, 1],
+      parallel_scale: null,
+      perspective_angle: 30,
+    },
     planes: [
       { planeNormal: [0, 0, 1], planePoint: centre, color: [1, 0, 0] },
       { planeNormal: [1, 0, 0], planePoint: centre, color: [0, 1, 0] },

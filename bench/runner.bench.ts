@@ -36,7 +36,8 @@ function playbook(name: string, sets: number): string {
 async function clear(url: string): Promise<void> {
   const client = connect({ url });
   try {
-    for (const n of await client.nodes.list({ hierarchy: 'toplevel' })) await client.nodes.remove(n.uid, { recursive: true });
+    for (const n of await client.nodes.list({ hierarchy: 'toplevel' }))
+      await client.nodes.remove(n.uid, { recursive: true });
   } finally {
     await client.close();
   }
@@ -119,9 +120,13 @@ export default async function bench(): Promise<void> {
     const ratio = perStep.subtracted / perStep.direct;
     console.log(`${STEPS} set steps (opacity, alternating), medians of ${RUNS} interleaved runs after one warm-up`);
     console.log(`direct client setDisplay:               ${(perStep.direct * 1000).toFixed(0).padStart(5)} µs/step`);
-    console.log(`runner, run minus load-only run:        ${(perStep.subtracted * 1000).toFixed(0).padStart(5)} µs/step  (run ${median(t.total).toFixed(0)} ms, load-only run ${median(t.load).toFixed(0)} ms)`);
+    console.log(
+      `runner, run minus load-only run:        ${(perStep.subtracted * 1000).toFixed(0).padStart(5)} µs/step  (run ${median(t.total).toFixed(0)} ms, load-only run ${median(t.load).toFixed(0)} ms)`,
+    );
     console.log(`runner, reporter window after the load: ${(perStep.loop * 1000).toFixed(0).padStart(5)} µs/step`);
-    console.log(`ratio runner/direct:                    ${ratio.toFixed(2)} (reporter window: ${(perStep.loop / perStep.direct).toFixed(2)}); target <= ${TARGET} ${ratio <= TARGET ? 'ok' : 'MISSED'}`);
+    console.log(
+      `ratio runner/direct:                    ${ratio.toFixed(2)} (reporter window: ${(perStep.loop / perStep.direct).toFixed(2)}); target <= ${TARGET} ${ratio <= TARGET ? 'ok' : 'MISSED'}`,
+    );
   } finally {
     await wb.stop();
     await rm(dir, { recursive: true, force: true });

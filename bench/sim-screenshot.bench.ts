@@ -41,7 +41,13 @@ export default async function bench(): Promise<void> {
   const api = `${wb.url}/api/v1/rendering`;
   const get = async (path: string): Promise<Buffer> => ok(await fetch(api + path));
   const put = async (path: string, body: unknown): Promise<Buffer> =>
-    ok(await fetch(api + path, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+    ok(
+      await fetch(api + path, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    );
   try {
     const axial = '/editors/stdmulti/windows/axial/screenshot';
     const camera = '/editors/stdmulti/windows/axial/camera';
@@ -60,7 +66,11 @@ export default async function bench(): Promise<void> {
     const app = '/screenshot';
     await get(app);
     const app3d = '/editors/stdmulti/windows/3d/camera';
-    const appFresh = Math.max(0, (await timed(10, (i) => put(app3d, { perspective_angle: i % 2 === 0 ? 30 : 31 }).then(() => get(app)))) - (await timed(10, (i) => put(app3d, { perspective_angle: i % 2 === 0 ? 30 : 31 }))));
+    const appFresh = Math.max(
+      0,
+      (await timed(10, (i) => put(app3d, { perspective_angle: i % 2 === 0 ? 30 : 31 }).then(() => get(app)))) -
+        (await timed(10, (i) => put(app3d, { perspective_angle: i % 2 === 0 ? 30 : 31 }))),
+    );
     const appCached = await timed(10, () => get(app));
 
     const position = `${api}/selected-position`;
@@ -77,9 +87,15 @@ export default async function bench(): Promise<void> {
 
     console.log(`axial 512x512 screenshot, fresh state: ${fresh.toFixed(1)} ms median`);
     console.log(`pngjs encode of the same pixels:      ${encode.toFixed(1)} ms median`);
-    console.log(`ratio fresh/encode:                   ${(fresh / encode).toFixed(2)} (target <= 1.5: renderer + server <= 0.5 of encode)`);
-    console.log(`axial screenshot, unchanged state:    ${cached.toFixed(2)} ms median (${(cached / encode).toFixed(2)} of encode, cached image)`);
-    console.log(`application window (4-view StdMulti): ${appFresh.toFixed(1)} ms median fresh, ${appCached.toFixed(2)} ms cached`);
+    console.log(
+      `ratio fresh/encode:                   ${(fresh / encode).toFixed(2)} (target <= 1.5: renderer + server <= 0.5 of encode)`,
+    );
+    console.log(
+      `axial screenshot, unchanged state:    ${cached.toFixed(2)} ms median (${(cached / encode).toFixed(2)} of encode, cached image)`,
+    );
+    console.log(
+      `application window (4-view StdMulti): ${appFresh.toFixed(1)} ms median fresh, ${appCached.toFixed(2)} ms cached`,
+    );
     console.log(`GET /rendering/selected-position:     ${rps.toFixed(0)} requests/s (${concurrency} concurrent)`);
   } finally {
     await wb.stop();

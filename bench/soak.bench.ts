@@ -30,15 +30,31 @@ steps:
   - screenshot: { of: stdmulti/3d, save: "\${out}/\${study.name}/3d.png" }
 `;
 
-async function once(dir: string, run: number, faults: boolean): Promise<{ ms: number; passed: number; faults: number }> {
-  const workbenches = await Promise.all([1, 2].map((k) => startReferenceWorkbench(faults ? { faults: `seed=${run * 10 + k};${FAULTS}` } : {})));
+async function once(
+  dir: string,
+  run: number,
+  faults: boolean,
+): Promise<{ ms: number; passed: number; faults: number }> {
+  const workbenches = await Promise.all(
+    [1, 2].map((k) => startReferenceWorkbench(faults ? { faults: `seed=${run * 10 + k};${FAULTS}` } : {})),
+  );
   try {
     const out = join(dir, `out-${run}-${faults ? 'faults' : 'clean'}`);
     const plan = loadPlaybook(join(dir, 'soak.yaml'), { vars: { out } });
     const started = performance.now();
-    const result = await runPlans({ plans: [plan], workbenches: { urls: workbenches.map((w) => w.url) }, reporter: {}, outputDir: out, retry: RETRY, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    const result = await runPlans({
+      plans: [plan],
+      workbenches: { urls: workbenches.map((w) => w.url) },
+      reporter: {},
+      outputDir: out,
+      retry: RETRY,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
     const ms = performance.now() - started;
-    const injected = workbenches.reduce((n, w) => n + w.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency').length, 0);
+    const injected = workbenches.reduce(
+      (n, w) => n + w.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency').length,
+      0,
+    );
     return { ms, passed: result.summary.passed, faults: injected };
   } finally {
     await Promise.all(workbenches.map((w) => w.stop()));
@@ -64,9 +80,13 @@ export default async function soak(): Promise<void> {
       survived += f.faults;
       passed += f.passed;
     }
-    console.log(`${STUDIES} studies × ${RUNS} runs on 2 reference workbenches, request timeout ${REQUEST_TIMEOUT_MS} ms`);
+    console.log(
+      `${STUDIES} studies × ${RUNS} runs on 2 reference workbenches, request timeout ${REQUEST_TIMEOUT_MS} ms`,
+    );
     console.log(`without faults:   median ${median(clean).toFixed(0)} ms`);
-    console.log(`with ~10% faults: median ${median(faulty).toFixed(0)} ms (${passed}/${STUDIES * RUNS} studies passed, ${survived} faults survived)`);
+    console.log(
+      `with ~10% faults: median ${median(faulty).toFixed(0)} ms (${passed}/${STUDIES * RUNS} studies passed, ${survived} faults survived)`,
+    );
     console.log(`ratio: ${(median(faulty) / median(clean)).toFixed(2)}x`);
   } finally {
     await rm(dir, { recursive: true, force: true });

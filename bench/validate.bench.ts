@@ -15,7 +15,15 @@ const RUNS = 21;
 
 /** A playbook that uses every kind of step, with real (empty) input files so they are checked. */
 export function generatePlaybook(steps: number): string {
-  const lines = ['version: 1', 'name: Generated', 'vars:', '  out: out', 'defaults:', '  expect_image: { threshold: 0.1, max_diff_ratio: 0.001 }', 'steps:'];
+  const lines = [
+    'version: 1',
+    'name: Generated',
+    'vars:',
+    '  out: out',
+    'defaults:',
+    '  expect_image: { threshold: 0.1, max_diff_ratio: 0.001 }',
+    'steps:',
+  ];
   lines.push('  - load: { file: data/ct.nrrd, as: ct }');
   lines.push('  - load: { file: data/label.nrrd, as: label, parent: ct, color: [1, 0.3, 0.2], opacity: 0.6 }');
   lines.push('  - layout: { file: layout.json }');
@@ -61,7 +69,14 @@ export default async function bench(): Promise<void> {
     await writeFile(join(dir, 'data', 'label.nrrd'), '');
     await writeFile(
       join(dir, 'layout.json'),
-      JSON.stringify({ version: '2.0', root: { type: 'split', orientation: 'horizontal', children: [{ type: 'window', id: 'mxn__ct_axial', view_direction: 'axial', links: { selection: 'main' } }] } }),
+      JSON.stringify({
+        version: '2.0',
+        root: {
+          type: 'split',
+          orientation: 'horizontal',
+          children: [{ type: 'window', id: 'mxn__ct_axial', view_direction: 'axial', links: { selection: 'main' } }],
+        },
+      }),
     );
     await writeFile(join(dir, 'big.yaml'), generatePlaybook(STEPS));
     const baseline: number[] = [];

@@ -21,7 +21,8 @@ export const LAYOUT_FILE = fileURLToPath(new URL('schemas/layout.schema.json', r
 export const VALIDATORS_FILE = fileURLToPath(new URL('src/compile/validators.generated.ts', root));
 export const LAYOUT_VALIDATOR_FILE = fileURLToPath(new URL('src/steps/layout-validator.generated.ts', root));
 
-export const VALIDATORS_STUB = '// @ts-nocheck\n/* eslint-disable */\nexport const validators = new Proxy({}, { get: () => () => true });\n';
+export const VALIDATORS_STUB =
+  '// @ts-nocheck\n/* eslint-disable */\nexport const validators = new Proxy({}, { get: () => () => true });\n';
 
 export async function generate(): Promise<{ schema: string; validators: string; layoutValidator: string }> {
   const schemas = await importSchemas();
@@ -43,7 +44,13 @@ export async function generate(): Promise<{ schema: string; validators: string; 
 function validatorModule(schemas: Record<string, object>, source: string): string {
   // `unicode: false`: lengths in UTF-16 units, so the generated code needs no runtime helper (only
   // `minLength: 1` is used, where both counts agree).
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, unicode: false, code: { source: true, esm: true } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    unicode: false,
+    code: { source: true, esm: true },
+  });
   const exports: Record<string, string> = {};
   for (const [name, schema] of Object.entries(schemas)) {
     ajv.addSchema(schema);
@@ -62,7 +69,9 @@ function validatorModule(schemas: Record<string, object>, source: string): strin
     "import type { ErrorObject } from 'ajv';",
     '/** A precompiled validator: true when valid, else its errors are on `.errors`. */',
     'export interface Validator { (data: unknown): boolean; errors?: ErrorObject[] | null }',
-    `export const validators = { ${Object.keys(exports).join(', ')} } as unknown as Record<${Object.keys(exports).map((k) => `'${k}'`).join(' | ')}, Validator>;`,
+    `export const validators = { ${Object.keys(exports).join(', ')} } as unknown as Record<${Object.keys(exports)
+      .map((k) => `'${k}'`)
+      .join(' | ')}, Validator>;`,
   ].join('\n');
   return `${header}${code}\n${typed}\n`;
 }

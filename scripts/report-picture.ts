@@ -20,21 +20,41 @@ try {
   await writeDemoData(join(dir, 'data'), { cohort: 3 });
   const playbook = join(dir, 'regression.yaml');
   await writeFile(
-      playbook,
-      `version: 1\nname: Regression\nforeach:\n  csv: data/studies.csv\nsteps:\n` +
-        `  - load: { file: "\${study.path}/ct.nrrd", as: ct }\n` +
-        `  - load: { file: "\${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }\n` +
-        `  - reinit: { nodes: [ct] }\n` +
-        `  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]\n` +
-        `  - set: { node: tumour, opacity: 0.6 }\n` +
+    playbook,
+    `version: 1\nname: Regression\nforeach:\n  csv: data/studies.csv\nsteps:\n` +
+      `  - load: { file: "\${study.path}/ct.nrrd", as: ct }\n` +
+      `  - load: { file: "\${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }\n` +
+      `  - reinit: { nodes: [ct] }\n` +
+      `  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]\n` +
+      `  - set: { node: tumour, opacity: 0.6 }\n` +
       `  - expect_image: { of: stdmulti/axial, golden: "goldens/\${study.name}.png", max_diff_ratio: 0.001 }\n`,
   );
   // Goldens recorded with the tumour at 0.6, then study-002 is checked with it at 0.2.
-  await runPlans({ plans: [loadPlaybook('regression.yaml')], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, 'record') });
+  await runPlans({
+    plans: [loadPlaybook('regression.yaml')],
+    workbenches: embeddedWorkbenches(1),
+    reporter: {},
+    outputDir: join(dir, 'record'),
+  });
   const plan = loadPlaybook('regression.yaml');
-  const changed = plan.cases.map((c) => (c.id === 'study-002' ? { ...c, steps: c.steps.map((s) => (s.kind === 'set' ? { ...s, description: 'set tumour: opacity=0.2', args: { ...s.args, opacity: 0.2 } } : s)) } : c));
+  const changed = plan.cases.map((c) =>
+    c.id === 'study-002'
+      ? {
+          ...c,
+          steps: c.steps.map((s) =>
+            s.kind === 'set' ? { ...s, description: 'set tumour: opacity=0.2', args: { ...s.args, opacity: 0.2 } } : s,
+          ),
+        }
+      : c,
+  );
   const out = join(dir, 'report');
-  await runPlans({ plans: [{ ...plan, cases: changed }], workbenches: embeddedWorkbenches(1), reporter: new HtmlReporter(out), outputDir: out, golden: { update: 'none', ci: true } });
+  await runPlans({
+    plans: [{ ...plan, cases: changed }],
+    workbenches: embeddedWorkbenches(1),
+    reporter: new HtmlReporter(out),
+    outputDir: out,
+    golden: { update: 'none', ci: true },
+  });
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
   const page = await browser.newPage({ viewport: { width: 1200, height: 1250 }, deviceScaleFactor: 1 });

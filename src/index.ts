@@ -6,10 +6,29 @@ export { VERSION } from './version.js';
 
 // The client of the workbench REST API, launching and finding workbenches.
 export { connect, WorkbenchClient, launchWorkbench, discover, float } from './client/index.js';
-export type { ConnectOptions, CallOptions, ExchangeEvent, LaunchOptions, LaunchedWorkbench, LayoutDocument, NodeInfo, ServerInfo, Camera, CameraPatch, Screenshot } from './client/index.js';
+export type {
+  ConnectOptions,
+  CallOptions,
+  ExchangeEvent,
+  LaunchOptions,
+  LaunchedWorkbench,
+  LayoutDocument,
+  NodeInfo,
+  ServerInfo,
+  Camera,
+  CameraPatch,
+  Screenshot,
+} from './client/index.js';
 
 // Errors: every one carries a stable `code`.
-export { WorkbenchError, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, WorkbenchProtocolError, WorkbenchLaunchError } from './client/index.js';
+export {
+  WorkbenchError,
+  WorkbenchApiError,
+  WorkbenchNetworkError,
+  WorkbenchUsageError,
+  WorkbenchProtocolError,
+  WorkbenchLaunchError,
+} from './client/index.js';
 export { PlaybookError } from './diagnostics/diagnostic.js';
 export type { Diagnostic, DiagnosticCode, Span } from './diagnostics/diagnostic.js';
 export { CompareError } from './image/image-error.js';
@@ -19,7 +38,15 @@ export type { ReportErrorCode } from './report/report-error.js';
 
 // Playbooks: load (throws on any problem) or compile (returns every problem), print a plan.
 export { loadPlaybook, compilePlaybook, formatPlan, PLAN_VERSION } from './compile/index.js';
-export type { CompileOptions, CompileResult, Plan, PlanCase, PlanStep, PlanSpan, PlanWorkbench } from './compile/index.js';
+export type {
+  CompileOptions,
+  CompileResult,
+  Plan,
+  PlanCase,
+  PlanStep,
+  PlanSpan,
+  PlanWorkbench,
+} from './compile/index.js';
 export { renderDiagnostics } from './diagnostics/render.js';
 
 // Running plans, and the reporter events the runner emits.
@@ -39,13 +66,34 @@ export type { ReporterFanout, ReporterFailure } from './report/fan-out.js';
 
 // Results: the tree `runPlans` returns and report.json holds.
 export { RESULT_VERSION } from './result/result.js';
-export type { Attempt, Artefact, CaseInfo, CaseResult, ErrorInfo, ImageAssertion, Provenance, RunResult, SourceSpan, Status, StepInfo, StepResult, Summary } from './result/result.js';
+export type {
+  Attempt,
+  Artefact,
+  CaseInfo,
+  CaseResult,
+  ErrorInfo,
+  ImageAssertion,
+  Provenance,
+  RunResult,
+  SourceSpan,
+  Status,
+  StepInfo,
+  StepResult,
+  Summary,
+} from './result/result.js';
 export { readProvenance } from './files/provenance.js';
 export type { FigureProvenance } from './files/provenance.js';
 
 // Image comparison.
 export { compareImages } from './compare/compare-images.js';
-export type { AreaResult, CompareOptions, Comparison, ComparisonKind, ImageInput, RegionResult } from './compare/compare-images.js';
+export type {
+  AreaResult,
+  CompareOptions,
+  Comparison,
+  ComparisonKind,
+  ImageInput,
+  RegionResult,
+} from './compare/compare-images.js';
 export type { RegionOptions, Tolerance } from './compare/tolerance.js';
 export type { Rect, RgbaImage, Size } from './image/rgba.js';
 

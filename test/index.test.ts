@@ -9,22 +9,105 @@ import ts from 'typescript';
 const INDEX = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 
 const VALUES = [
-  'CompareError', 'DEFAULT_RETRY', 'PLAN_VERSION', 'PlaybookError', 'RESULT_VERSION', 'ReportError', 'VERSION',
-  'WorkbenchApiError', 'WorkbenchClient', 'WorkbenchError', 'WorkbenchLaunchError', 'WorkbenchNetworkError', 'WorkbenchProtocolError', 'WorkbenchUnreachableError',
+  'CompareError',
+  'DEFAULT_RETRY',
+  'PLAN_VERSION',
+  'PlaybookError',
+  'RESULT_VERSION',
+  'ReportError',
+  'VERSION',
+  'WorkbenchApiError',
+  'WorkbenchClient',
+  'WorkbenchError',
+  'WorkbenchLaunchError',
+  'WorkbenchNetworkError',
+  'WorkbenchProtocolError',
+  'WorkbenchUnreachableError',
   'WorkbenchUsageError',
-  'compareImages', 'compilePlaybook', 'connect', 'createReporters', 'discover', 'embeddedWorkbenches', 'float', 'formatPlan', 'launchWorkbench',
-  'launchedWorkbenches', 'loadPlaybook', 'readProvenance', 'renderDiagnostics', 'runPlans', 'startReferenceWorkbench',
+  'compareImages',
+  'compilePlaybook',
+  'connect',
+  'createReporters',
+  'discover',
+  'embeddedWorkbenches',
+  'float',
+  'formatPlan',
+  'launchWorkbench',
+  'launchedWorkbenches',
+  'loadPlaybook',
+  'readProvenance',
+  'renderDiagnostics',
+  'runPlans',
+  'startReferenceWorkbench',
 ];
 
 /** Names that exist for TypeScript only (`export type`). */
 const TYPES = [
-  'AreaResult', 'Artefact', 'Attempt', 'CallOptions', 'Camera', 'CameraPatch', 'CaseInfo', 'CaseResult', 'CompareErrorCode', 'CompareOptions',
-  'Comparison', 'ComparisonKind', 'CompileOptions', 'CompileResult', 'ConnectOptions', 'Diagnostic', 'DiagnosticCode', 'ErrorInfo', 'ExchangeEvent',
-  'FigureProvenance', 'ImageAssertion', 'ImageInput', 'LaunchOptions', 'LaunchedWorkbench', 'LayoutDocument', 'NodeInfo', 'OutputStream', 'Plan',
-  'PlanCase', 'PlanSpan', 'PlanStep', 'PlanWorkbench', 'Provenance', 'Rect', 'ReferenceWorkbenchHandle', 'ReferenceWorkbenchOptions', 'RegionOptions',
-  'RegionResult', 'ReportErrorCode', 'Reporter', 'ReporterFailure', 'ReporterFanout', 'ReporterName', 'ReporterSetup', 'RetryPolicy', 'RgbaImage',
-  'RunOptions', 'RunResult', 'RunStartInfo', 'Screenshot', 'ServerInfo', 'Shard', 'Size', 'SourceSpan', 'Span', 'StartedWorkbench', 'Status', 'StepInfo',
-  'StepResult', 'Summary', 'Tolerance', 'UpdateMode', 'WorkbenchFactory', 'WorkbenchSource', 'WorkbenchUrls',
+  'AreaResult',
+  'Artefact',
+  'Attempt',
+  'CallOptions',
+  'Camera',
+  'CameraPatch',
+  'CaseInfo',
+  'CaseResult',
+  'CompareErrorCode',
+  'CompareOptions',
+  'Comparison',
+  'ComparisonKind',
+  'CompileOptions',
+  'CompileResult',
+  'ConnectOptions',
+  'Diagnostic',
+  'DiagnosticCode',
+  'ErrorInfo',
+  'ExchangeEvent',
+  'FigureProvenance',
+  'ImageAssertion',
+  'ImageInput',
+  'LaunchOptions',
+  'LaunchedWorkbench',
+  'LayoutDocument',
+  'NodeInfo',
+  'OutputStream',
+  'Plan',
+  'PlanCase',
+  'PlanSpan',
+  'PlanStep',
+  'PlanWorkbench',
+  'Provenance',
+  'Rect',
+  'ReferenceWorkbenchHandle',
+  'ReferenceWorkbenchOptions',
+  'RegionOptions',
+  'RegionResult',
+  'ReportErrorCode',
+  'Reporter',
+  'ReporterFailure',
+  'ReporterFanout',
+  'ReporterName',
+  'ReporterSetup',
+  'RetryPolicy',
+  'RgbaImage',
+  'RunOptions',
+  'RunResult',
+  'RunStartInfo',
+  'Screenshot',
+  'ServerInfo',
+  'Shard',
+  'Size',
+  'SourceSpan',
+  'Span',
+  'StartedWorkbench',
+  'Status',
+  'StepInfo',
+  'StepResult',
+  'Summary',
+  'Tolerance',
+  'UpdateMode',
+  'WorkbenchFactory',
+  'WorkbenchSource',
+  'WorkbenchUrls',
 ];
 
 /** Every name the package root exports, values and types, as the TypeScript compiler sees it. */
@@ -58,8 +141,13 @@ test('the package root exports exactly these types', async () => {
 
 test('what the README shows imported from wbplay is exported', () => {
   const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
-  const imported = [...readme.matchAll(/import \{([^}]*)\} from 'wbplay'/g)].flatMap((m) => (m[1] ?? '').split(',').map((n) => n.trim().replace(/^type /, '')));
-  const mentioned = [...readme.matchAll(/`(?:const \w+ = await )?(\w+)\([^`]*\)` \((?:also )?exported by `wbplay`\)/g)].map((m) => m[1] ?? '');
+  const imported = [...readme.matchAll(/import \{([^}]*)\} from 'wbplay'/g)].flatMap((m) =>
+    (m[1] ?? '').split(',').map((n) => n.trim().replace(/^type /, '')),
+  );
+  const mentioned = [
+    ...readme.matchAll(/`(?:const \w+ = await )?(\w+)\([^`]*\)` \((?:also )?exported by `wbplay`\)/g),
+  ].map((m) => m[1] ?? '');
   assert.ok(imported.length > 0 && mentioned.length > 0, 'the README shows the API');
-  for (const name of [...imported, ...mentioned]) assert.ok(VALUES.includes(name) || TYPES.includes(name), `${name} is not exported`);
+  for (const name of [...imported, ...mentioned])
+    assert.ok(VALUES.includes(name) || TYPES.includes(name), `${name} is not exported`);
 });

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 const root = join(import.meta.dirname, '..');
-const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string; license: string; files: string[] };
+const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  license: string;
+  files: string[];
+};
 
 test('the LICENSE file is the licence package.json names, and the changelog has the package version', async () => {
   assert.equal(pkg.license, 'Apache-2.0');
@@ -22,9 +26,16 @@ test('the LICENSE file is the licence package.json names, and the changelog has 
 test('the build that npm publishes holds no source maps', async (t) => {
   const out = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
   t.after(() => rm(out, { recursive: true, force: true }));
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out], { cwd: root });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
+    { cwd: root },
+  );
   const files = (await readdir(out, { recursive: true })).map(String);
   assert.ok(files.includes(join('cli', 'main.js')));
-  assert.deepEqual(files.filter((f) => f.endsWith('.map')), []);
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.map')),
+    [],
+  );
   assert.doesNotMatch(await readFile(join(out, 'cli', 'main.js'), 'utf8'), /sourceMappingURL/);
 });

@@ -6,12 +6,15 @@ import { CommandError, EXIT, reportError } from './errors.js';
 export const registerAccept: RegisterCommand = (program, setExitCode) => {
   program
     .command('accept')
-    .description('promote the captures of the last run\'s failed image checks to goldens, without running again')
-    .argument('[dir]', 'the run\'s output folder', 'wbplay-out')
+    .description("promote the captures of the last run's failed image checks to goldens, without running again")
+    .argument('[dir]', "the run's output folder", 'wbplay-out')
     .option('--grep <regex>', 'only checks whose case name or golden path matches')
     .action(async (dir: string, opts: { grep?: string }) => {
       try {
-        const [{ readRunResult }, { acceptCheck, reviewableChecks }] = await Promise.all([import('../report/read-report.js'), import('../report/golden-review.js')]);
+        const [{ readRunResult }, { acceptCheck, reviewableChecks }] = await Promise.all([
+          import('../report/read-report.js'),
+          import('../report/golden-review.js'),
+        ]);
         let grep: RegExp | undefined;
         try {
           grep = opts.grep !== undefined ? new RegExp(opts.grep) : undefined;
@@ -19,12 +22,15 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
           throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
         }
         const outputDir = resolve(dir);
-        const checks = reviewableChecks(await readRunResult(outputDir), outputDir).filter((c) => !grep || grep.test(c.caseName) || grep.test(c.golden));
+        const checks = reviewableChecks(await readRunResult(outputDir), outputDir).filter(
+          (c) => !grep || grep.test(c.caseName) || grep.test(c.golden),
+        );
         for (const check of checks) {
           await acceptCheck(check);
           console.log(`accepted ${check.golden} (${check.caseName}, step ${check.step})`);
         }
-        if (checks.length === 0) console.log(`no failed image check to accept in ${dir}${grep ? ` matching ${opts.grep}` : ''}`);
+        if (checks.length === 0)
+          console.log(`no failed image check to accept in ${dir}${grep ? ` matching ${opts.grep}` : ''}`);
         setExitCode(EXIT.ok);
       } catch (err) {
         setExitCode(reportError(err, { code: 'WRITE_FAILED', exitCode: EXIT.failed }));

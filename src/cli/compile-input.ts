@@ -16,7 +16,11 @@ export interface CompileInputOptions extends Pick<CompileOptions, 'checkFiles' |
  * Compiles (or, with `checkOnly`, checks) every playbook of a command. Every problem of every
  * file goes to stderr, rendered with its source; the result is undefined when there was any.
  */
-export function compileAll(files: readonly string[], varArgs: readonly string[], options: CompileInputOptions = {}): Plan[] | undefined {
+export function compileAll(
+  files: readonly string[],
+  varArgs: readonly string[],
+  options: CompileInputOptions = {},
+): Plan[] | undefined {
   const { onValid, ...compileOptions } = options;
   const color = useColor(process.stderr);
   const parsed = parseVarAssignments([...varArgs]);
@@ -29,10 +33,20 @@ export function compileAll(files: readonly string[], varArgs: readonly string[],
   for (const file of files) {
     let result: ReturnType<typeof compilePlaybook>;
     try {
-      result = compilePlaybook(file, { vars: parsed.vars, defaultVars: { out: resolve(DEFAULT_OUT) }, ...compileOptions });
+      result = compilePlaybook(file, {
+        vars: parsed.vars,
+        defaultVars: { out: resolve(DEFAULT_OUT) },
+        ...compileOptions,
+      });
     } catch (err) {
       // A bug, not the user's mistake: one error rather than a stack trace.
-      reportError(new CommandError('INTERNAL', `could not compile ${file}: ${(err as Error).message}`, 'this is a bug in wbplay, not in the playbook; please report it'));
+      reportError(
+        new CommandError(
+          'INTERNAL',
+          `could not compile ${file}: ${(err as Error).message}`,
+          'this is a bug in wbplay, not in the playbook; please report it',
+        ),
+      );
       failed = true;
       continue;
     }

@@ -53,10 +53,18 @@ export function findConfig(cwd: string = process.cwd()): string | undefined {
  * when there is no file. A file with problems is reported like a playbook (file:line:col) and
  * ends the command as a usage error.
  */
-export async function loadConfig(project: string | undefined, cwd: string = process.cwd()): Promise<Config | undefined> {
+export async function loadConfig(
+  project: string | undefined,
+  cwd: string = process.cwd(),
+): Promise<Config | undefined> {
   const file = findConfig(cwd);
   if (file === undefined) {
-    if (project !== undefined) throw new CommandError('BAD_OPTION', `--project ${project}: there is no ${CONFIG_FILE} in this folder or above it`, `write one (wbplay init does) with \`projects: { ${project}: {...} }\``);
+    if (project !== undefined)
+      throw new CommandError(
+        'BAD_OPTION',
+        `--project ${project}: there is no ${CONFIG_FILE} in this folder or above it`,
+        `write one (wbplay init does) with \`projects: { ${project}: {...} }\``,
+      );
     return undefined;
   }
   await loadValidator();
@@ -66,8 +74,18 @@ export async function loadConfig(project: string | undefined, cwd: string = proc
   const value = parsed.root ? toPlain(parsed.root) : {};
   if (diagnostics.length === 0) diagnostics.push(...schemaProblems(source, parsed.root, value));
   if (diagnostics.length > 0) {
-    process.stderr.write(renderDiagnostics(diagnostics, { source: (f) => (f === source.display ? source.text : undefined), color: useColor(process.stderr) }));
-    throw new CommandError('BAD_OPTION', `${source.display} has ${diagnostics.length === 1 ? 'a problem' : 'problems'}`, 'fix it as shown above; schemas/config.schema.json describes every setting', 2);
+    process.stderr.write(
+      renderDiagnostics(diagnostics, {
+        source: (f) => (f === source.display ? source.text : undefined),
+        color: useColor(process.stderr),
+      }),
+    );
+    throw new CommandError(
+      'BAD_OPTION',
+      `${source.display} has ${diagnostics.length === 1 ? 'a problem' : 'problems'}`,
+      'fix it as shown above; schemas/config.schema.json describes every setting',
+      2,
+    );
   }
   const top = (value ?? {}) as ConfigSettings & { projects?: Record<string, ConfigSettings> };
   const { projects = {}, ...base } = top;
@@ -76,11 +94,19 @@ export async function loadConfig(project: string | undefined, cwd: string = proc
     const named = projects[project];
     if (named === undefined) {
       const names = Object.keys(projects);
-      throw new CommandError('BAD_OPTION', `--project ${project}: ${source.display} has no such project${names.length ? ` (it has ${names.join(', ')})` : ''}`, names.length ? suggestion(project, names, `choose one of ${names.join(', ')}`) : 'add it under `projects:`');
+      throw new CommandError(
+        'BAD_OPTION',
+        `--project ${project}: ${source.display} has no such project${names.length ? ` (it has ${names.join(', ')})` : ''}`,
+        names.length ? suggestion(project, names, `choose one of ${names.join(', ')}`) : 'add it under `projects:`',
+      );
     }
     chosen = named;
   }
-  const settings: ConfigSettings = { ...base, ...chosen, ...(base.vars || chosen.vars ? { vars: { ...base.vars, ...chosen.vars } } : {}) };
+  const settings: ConfigSettings = {
+    ...base,
+    ...chosen,
+    ...(base.vars || chosen.vars ? { vars: { ...base.vars, ...chosen.vars } } : {}),
+  };
   // Paths written in the file are the file's, like paths written in a playbook.
   if (settings.out !== undefined) settings.out = resolve(dirname(file), settings.out);
   return { file, settings, ...(project !== undefined ? { project } : {}) };
@@ -91,7 +117,12 @@ let compiled: { validate: ValidateFn; schema: Record<string, unknown> } | undefi
 
 async function loadValidator(): Promise<void> {
   if (compiled) return;
-  const [{ Ajv2020 }, schemaText] = await Promise.all([import('ajv/dist/2020.js'), import('node:fs/promises').then((fs) => fs.readFile(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'))]);
+  const [{ Ajv2020 }, schemaText] = await Promise.all([
+    import('ajv/dist/2020.js'),
+    import('node:fs/promises').then((fs) =>
+      fs.readFile(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'),
+    ),
+  ]);
   const schema = JSON.parse(schemaText) as Record<string, unknown>;
   const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
   compiled = { validate: ajv.compile(schema) as ValidateFn, schema };
@@ -100,7 +131,13 @@ async function loadValidator(): Promise<void> {
 function schemaProblems(source: SourceFile, root: YNode | undefined, value: unknown): Diagnostic[] {
   if (!compiled) throw new Error('the configuration validator is not loaded');
   if (compiled.validate(value ?? {})) return [];
-  const problems = translateErrors(compiled.validate.errors ?? [], compiled.schema, value ?? {}, {}, 'the configuration').map((p) => {
+  const problems = translateErrors(
+    compiled.validate.errors ?? [],
+    compiled.schema,
+    value ?? {},
+    {},
+    'the configuration',
+  ).map((p) => {
     const hint = urlHint(p.path, valueAt(value, p.path)) ?? p.hint;
     return { code: p.code, message: p.message, ...(hint ? { hint } : {}), span: spanOf(source, root, p.path, p.onKey) };
   });
@@ -115,11 +152,17 @@ function urlHint(path: readonly (string | number)[], value: unknown): string | u
 
 function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
   let v = value;
-  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[key] : undefined;
+  for (const key of path)
+    v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[key] : undefined;
   return v;
 }
 
-function spanOf(source: SourceFile, root: YNode | undefined, path: readonly (string | number)[], onKey: boolean): Diagnostic['span'] {
+function spanOf(
+  source: SourceFile,
+  root: YNode | undefined,
+  path: readonly (string | number)[],
+  onKey: boolean,
+): Diagnostic['span'] {
   return root ? spanAt(source, root, path, onKey) : source.span(0, 0);
 }
 

@@ -98,6 +98,11 @@ export function reportError(err: unknown, options: ReportErrorOptions = {}): Exi
 }
 
 /** Reports a problem the command found itself; returns the exit code to end with. */
-export function fail(code: CommandErrorCode, message: string, hint?: string, exitCode: ExitCode = EXIT.usage): ExitCode {
+export function fail(
+  code: CommandErrorCode,
+  message: string,
+  hint?: string,
+  exitCode: ExitCode = EXIT.usage,
+): ExitCode {
   return reportError(new CommandError(code, message, hint, exitCode));
 }

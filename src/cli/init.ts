@@ -79,14 +79,22 @@ export const STARTER_FILES: Readonly<Record<string, string>> = {
 export const registerInit: RegisterCommand = (program, setExitCode) => {
   program
     .command('init')
-    .description('start a wbplay project: a playbook with its schema line, wbplay.config.yaml, a .gitignore for outputs and a CI workflow; never overwrites a file')
+    .description(
+      'start a wbplay project: a playbook with its schema line, wbplay.config.yaml, a .gitignore for outputs and a CI workflow; never overwrites a file',
+    )
     .argument('[dir]', 'the project folder', '.')
     .action(async (dir: string) => {
       const root = resolve(dir);
       const taken = Object.keys(STARTER_FILES).filter((file) => existsSync(join(root, file)));
       if (taken.length > 0) {
         // All or nothing: a half-written starter would be harder to sort out than none.
-        return setExitCode(fail('BAD_OPTION', `init writes no file, since ${taken.map((f) => shown(root, f)).join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} already`, 'move or rename them, or run init in another folder'));
+        return setExitCode(
+          fail(
+            'BAD_OPTION',
+            `init writes no file, since ${taken.map((f) => shown(root, f)).join(', ')} ${taken.length === 1 ? 'exists' : 'exist'} already`,
+            'move or rename them, or run init in another folder',
+          ),
+        );
       }
       try {
         for (const [file, text] of Object.entries(STARTER_FILES)) {
@@ -98,9 +106,18 @@ export const registerInit: RegisterCommand = (program, setExitCode) => {
         }
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        return setExitCode(fail('WRITE_FAILED', `cannot write ${e.path ?? root}${e.code ? ` (${e.code})` : ''}`, 'check that the folder is writable', EXIT.failed));
+        return setExitCode(
+          fail(
+            'WRITE_FAILED',
+            `cannot write ${e.path ?? root}${e.code ? ` (${e.code})` : ''}`,
+            'check that the folder is writable',
+            EXIT.failed,
+          ),
+        );
       }
-      console.log('next: npx wbplay demo-data wbplay-out/demo && npx wbplay run playbooks (the first run writes the goldens; commit them)');
+      console.log(
+        'next: npx wbplay demo-data wbplay-out/demo && npx wbplay run playbooks (the first run writes the goldens; commit them)',
+      );
       setExitCode(EXIT.ok);
     });
 };

@@ -13,7 +13,9 @@ export async function main(argv: string[]): Promise<ExitCode> {
     .exitOverride()
     .showHelpAfterError()
     // Commander's own complaints (unknown option, missing argument) look like every other error.
-    .configureOutput({ outputError: (text) => reportError(new CommandError('USAGE', text.trim().replace(/^error: /, ''))) });
+    .configureOutput({
+      outputError: (text) => reportError(new CommandError('USAGE', text.trim().replace(/^error: /, ''))),
+    });
   let exitCode: ExitCode = EXIT.ok;
   for (const register of commands) {
     register(program, (code) => {
@@ -64,7 +66,14 @@ if (startedAsProgram()) {
     },
     (err: unknown) => {
       // Only a bug gets here: the stack goes with it, for the report.
-      process.exitCode = reportError(new CommandError('INTERNAL', err instanceof Error ? err.message : String(err), 'this is a bug in wbplay; please report it with the trace below', EXIT.failed));
+      process.exitCode = reportError(
+        new CommandError(
+          'INTERNAL',
+          err instanceof Error ? err.message : String(err),
+          'this is a bug in wbplay; please report it with the trace below',
+          EXIT.failed,
+        ),
+      );
       if (err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
     },
   );

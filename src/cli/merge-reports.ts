@@ -6,17 +6,24 @@ import { EXIT, reportError } from './errors.js';
 export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
   program
     .command('merge-reports')
-    .description('merge the report folders of the shards of one run into one JSON, JUnit and HTML report (exit 1 when a merged case failed, 2 on unreadable or overlapping reports)')
+    .description(
+      'merge the report folders of the shards of one run into one JSON, JUnit and HTML report (exit 1 when a merged case failed, 2 on unreadable or overlapping reports)',
+    )
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports }, { writeReportFiles }] = await Promise.all([import('../report/merge.js'), import('../report/factory.js')]);
+      const [{ mergeReports }, { writeReportFiles }] = await Promise.all([
+        import('../report/merge.js'),
+        import('../report/factory.js'),
+      ]);
       const out = resolve(opts.out);
       try {
         const result = await mergeReports(dirs, out);
         const written = await writeReportFiles(result, out);
         const s = result.summary;
-        process.stdout.write(`merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`);
+        process.stdout.write(
+          `merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`,
+        );
         setExitCode(result.status === 'failed' || result.status === 'error' ? EXIT.failed : EXIT.ok);
       } catch (err) {
         // Report errors carry their code and hint; anything else is still a problem of the input folders.

@@ -4,15 +4,21 @@ import { EXIT, reportError } from './errors.js';
 export const registerPlan: RegisterCommand = (program, setExitCode) => {
   program
     .command('plan')
-    .description('print the compiled plan (cases, numbered steps with their source lines and resolved values) without contacting any workbench')
+    .description(
+      'print the compiled plan (cases, numbered steps with their source lines and resolved values) without contacting any workbench',
+    )
     .argument('<playbook>', 'playbook file')
-    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
+    .option('--var <name=value>', "set a variable, overriding the playbook's vars (repeatable)", collect, [])
     .option('--project <name>', 'use the named project of wbplay.config.yaml')
     .option('--json', 'print the plan as JSON')
     .option('--check-files', 'require the files that steps read to exist (default)', true)
     .option('--no-check-files', 'do not require the files that steps read to exist')
     .action(async (file: string, opts: { var: string[]; json?: boolean; checkFiles: boolean; project?: string }) => {
-      const [{ compileAll }, { formatPlan }, { configVarArgs }] = await Promise.all([import('./compile-input.js'), import('../compile/index.js'), import('./config.js')]);
+      const [{ compileAll }, { formatPlan }, { configVarArgs }] = await Promise.all([
+        import('./compile-input.js'),
+        import('../compile/index.js'),
+        import('./config.js'),
+      ]);
       let fromConfig: string[];
       try {
         fromConfig = await configVarArgs(opts.project);

@@ -67,23 +67,45 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--allow-insecure-token', 'send the token over plain http:// to a host that is not loopback')
     .option('--launch', 'start the workbench (MITK_WORKBENCH) for the run, one per worker')
     .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
-    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
+    .option('--var <name=value>', "set a variable, overriding the playbook's vars (repeatable)", collect, [])
     .option('--out <dir>', 'output folder for reports, resume journal and artefacts (default wbplay-out)')
-    .option('--reporter <names>', 'tasklist, line, json, junit, html, github; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; json and html are always written, junit when named; github adds Actions annotations)', collect, [])
-    .addOption(new Option('-u, --update-goldens [mode]', 'which goldens may be written: none, missing, changed (the bare flag, anywhere on the line), all; without it a missing golden is written, except in CI (CI set) where it fails').choices(UPDATE_MODES))
+    .option(
+      '--reporter <names>',
+      'tasklist, line, json, junit, html, github; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; json and html are always written, junit when named; github adds Actions annotations)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option(
+        '-u, --update-goldens [mode]',
+        'which goldens may be written: none, missing, changed (the bare flag, anywhere on the line), all; without it a missing golden is written, except in CI (CI set) where it fails',
+      ).choices(UPDATE_MODES),
+    )
     .option('--grep <regex>', 'run only cases whose name matches')
     .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
     .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
-    .option('--request-timeout <ms>', 'time limit per HTTP exchange, headers and body; a stalled exchange is abandoned and retried within the step\'s time (default 30000)')
-    .option('--watch', 'run again whenever a playbook, an included file or a data file changes, on the same workbench from a clean scene; say which figures changed')
-    .option('--trace', 'write each case\'s HTTP exchanges (method, path, status, duration, attempt; never a header or token) to trace.jsonl beside its artefacts')
+    .option(
+      '--request-timeout <ms>',
+      "time limit per HTTP exchange, headers and body; a stalled exchange is abandoned and retried within the step's time (default 30000)",
+    )
+    .option(
+      '--watch',
+      'run again whenever a playbook, an included file or a data file changes, on the same workbench from a clean scene; say which figures changed',
+    )
+    .option(
+      '--trace',
+      "write each case's HTTP exchanges (method, path, status, duration, attempt; never a header or token) to trace.jsonl beside its artefacts",
+    )
     .option('--fail-fast', 'stop starting new cases after the first failure')
     .option('--max-failures <n>', 'stop starting new cases after n failed cases')
     .option('--quiet', 'no progress output; failures and the summary only')
     .option('--force', 'run cohort studies again even when the resume journal says they are up to date')
     .option('--project <name>', 'use the named project of wbplay.config.yaml over its other settings')
-    .option('--shard <i/n>', 'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment')
+    .option(
+      '--shard <i/n>',
+      'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment',
+    )
     .addHelpText('after', HELP_AFTER)
     .action(async (files: string[], opts: RunCliOptions) => {
       setExitCode(await runCommand(files, opts));
@@ -102,9 +124,17 @@ async function runCommand(files: string[], opts: RunCliOptions): Promise<ExitCod
 /** `--watch`: the same run again on each change, on one workbench kept for the session. */
 async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitCode> {
   if (opts.launch || opts.url.length > 1 || (opts.workers !== undefined && opts.workers !== '1')) {
-    throw new CommandError('BAD_OPTION', '--watch runs on one workbench', 'give at most one --url (or none for the embedded reference workbench), and no --launch or --workers');
+    throw new CommandError(
+      'BAD_OPTION',
+      '--watch runs on one workbench',
+      'give at most one --url (or none for the embedded reference workbench), and no --launch or --workers',
+    );
   }
-  const [{ watchRuns }, { expandPlaybookArgs }, { connect }] = await Promise.all([import('./watch.js'), import('./playbook-args.js'), import('../client/index.js')]);
+  const [{ watchRuns }, { expandPlaybookArgs }, { connect }] = await Promise.all([
+    import('./watch.js'),
+    import('./playbook-args.js'),
+    import('../client/index.js'),
+  ]);
   const given = opts.url[0] ?? process.env.WORKBENCH_URL;
   const tokenName = opts.tokenEnv ?? 'WORKBENCH_TOKEN';
   return watchRuns({
@@ -113,15 +143,22 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
       if (given !== undefined) return { url: given, stop: async () => undefined };
       // One reference workbench for the whole session, so every run draws on the same one.
       const ref = await (await import('../sim/server.js')).startReferenceWorkbench();
-      process.stderr.write(`wbplay: no workbench URL given: watching on an embedded reference workbench at ${ref.url}\n`);
+      process.stderr.write(
+        `wbplay: no workbench URL given: watching on an embedded reference workbench at ${ref.url}\n`,
+      );
       return { url: ref.url, stop: () => ref.stop() };
     },
     runOnce: (url, hooks) => runChecked(files, { ...opts, url: [url], watch: false }, hooks),
     async removeNodes(url, uids) {
       const token = process.env[tokenName];
-      const client = connect({ url, ...(token ? { token } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) });
+      const client = connect({
+        url,
+        ...(token ? { token } : {}),
+        ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}),
+      });
       try {
-        for (const uid of [...uids].reverse()) await client.nodes.remove(uid, { recursive: true }).catch(() => undefined);
+        for (const uid of [...uids].reverse())
+          await client.nodes.remove(uid, { recursive: true }).catch(() => undefined);
       } finally {
         await client.close();
       }
@@ -131,7 +168,11 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
 }
 
 async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHooks): Promise<ExitCode> {
-  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([import('./compile-input.js'), import('../run/retry.js'), import('./config.js')]);
+  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([
+    import('./compile-input.js'),
+    import('../run/retry.js'),
+    import('./config.js'),
+  ]);
   const config = await loadConfig(cliOpts.project);
   const opts = config ? withConfig(cliOpts, config) : cliOpts;
   const settings = readSettings(opts, DEFAULT_RETRY);
@@ -139,29 +180,54 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
   const { expandPlaybookArgs, selectPlaybooks } = await import('./playbook-args.js');
   const grep = grepOption(opts.grep);
   const chosen = selectPlaybooks(expandPlaybookArgs(files), opts.tag, grep);
-  if (chosen.length === 0) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
+  if (chosen.length === 0)
+    throw new CommandError(
+      'NO_CASES',
+      'no case matches --grep/--tag',
+      "check the case names (wbplay plan lists them) and the playbooks' tags",
+    );
   const compiled = compileAll(chosen, vars);
   if (!compiled) return EXIT.usage;
   const plans = filterCases(compiled, opts.tag, grep);
   hooks?.onPlans(plans);
-  if (plans.every((p) => p.cases.length === 0)) throw new CommandError('NO_CASES', 'no case matches --grep/--tag', 'check the case names (wbplay plan lists them) and the playbooks\' tags');
+  if (plans.every((p) => p.cases.length === 0))
+    throw new CommandError(
+      'NO_CASES',
+      'no case matches --grep/--tag',
+      "check the case names (wbplay plan lists them) and the playbooks' tags",
+    );
 
   const choice = workbenchChoice(plans, opts, settings.workers);
   if (choice.kind === 'embedded' && !opts.quiet) {
-    process.stderr.write(`wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${choice.count > 1 ? ` ×${choice.count}` : ''}\n`);
+    process.stderr.write(
+      `wbplay: no workbench URL given (--url, the playbook's workbench.url or WORKBENCH_URL): running on the embedded reference workbench${choice.count > 1 ? ` ×${choice.count}` : ''}\n`,
+    );
   }
 
-  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] = await Promise.all([import('../run/runner.js'), import('../report/factory.js'), import('../run/shard.js'), workbenchSource(choice)]);
+  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] =
+    await Promise.all([
+      import('../run/runner.js'),
+      import('../report/factory.js'),
+      import('../run/shard.js'),
+      workbenchSource(choice),
+    ]);
   const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   const outputDir = resolve(opts.out ?? DEFAULT_OUT);
   const isTTY = process.stdout.isTTY === true;
-  const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), { outputDir, stream: process.stdout, isTTY, env: process.env });
+  const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), {
+    outputDir,
+    stream: process.stdout,
+    isTTY,
+    env: process.env,
+  });
 
   const ci = isCi(process.env);
   const controller = new AbortController();
   const onSigint = (): void => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    process.stderr.write('\nwbplay: stopping (the current steps end, reports are written); Ctrl-C again to quit at once\n');
+    process.stderr.write(
+      '\nwbplay: stopping (the current steps end, reports are written); Ctrl-C again to quit at once\n',
+    );
     controller.abort(Object.assign(new Error('the run was interrupted'), { code: 'INTERRUPTED' }));
   };
   process.on('SIGINT', onSigint);
@@ -180,14 +246,23 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
       listUnusedGoldens: opts.grep === undefined && opts.tag.length === 0 && opts.shard === undefined,
       ...(settings.maxFailures !== undefined ? { maxFailures: settings.maxFailures } : {}),
       failFast: opts.failFast === true,
-      golden: { update: settings.update ?? (ci ? 'none' : 'missing'), ci, ...(opts.goldenTemplate ? { template: opts.goldenTemplate } : {}) },
+      golden: {
+        update: settings.update ?? (ci ? 'none' : 'missing'),
+        ci,
+        ...(opts.goldenTemplate ? { template: opts.goldenTemplate } : {}),
+      },
       force: opts.force === true,
       ...(shard ? { shard } : {}),
       signal: controller.signal,
     });
     for (const failure of reporters.failures) {
       // The run went on without the reporter; its result, not this, decides the exit code.
-      reportError(new CommandError('REPORTER_FAILED', `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`));
+      reportError(
+        new CommandError(
+          'REPORTER_FAILED',
+          `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`,
+        ),
+      );
     }
     hooks?.onResult(result, outputDir);
     if (opts.quiet) process.stderr.write(quietSummary(result));
@@ -206,7 +281,13 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
 /** Why `runPlans` threw: a refused token is the user's to fix; anything else ends the run as failed. */
 function runFailure(err: unknown): ExitCode {
   if (describeError(err, 'RUN_FAILED').code === 'INSECURE_TOKEN') {
-    return reportError(new CommandError('INSECURE_TOKEN', 'refusing to send the API token in cleartext over http:// to a host that is not loopback', 'use https://, or pass --allow-insecure-token if the network is trusted'));
+    return reportError(
+      new CommandError(
+        'INSECURE_TOKEN',
+        'refusing to send the API token in cleartext over http:// to a host that is not loopback',
+        'use https://, or pass --allow-insecure-token if the network is trusted',
+      ),
+    );
   }
   return reportError(err, { code: 'RUN_FAILED', exitCode: EXIT.failed });
 }
@@ -223,14 +304,21 @@ interface Settings {
 
 function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings {
   const settings: Settings = {};
-  if (opts.updateGoldens !== undefined) settings.update = opts.updateGoldens === true ? 'changed' : (opts.updateGoldens as Settings['update'] & string);
+  if (opts.updateGoldens !== undefined)
+    settings.update = opts.updateGoldens === true ? 'changed' : (opts.updateGoldens as Settings['update'] & string);
   if (opts.workers !== undefined) settings.workers = whole('--workers', opts.workers, 1);
   if (opts.retries !== undefined) settings.retry = { ...defaultRetry, retries: whole('--retries', opts.retries, 0) };
   if (opts.timeout !== undefined) settings.timeoutMs = whole('--timeout', opts.timeout, 1);
   if (opts.maxFailures !== undefined) settings.maxFailures = whole('--max-failures', opts.maxFailures, 1);
   if (opts.requestTimeout !== undefined) settings.requestTimeoutMs = whole('--request-timeout', opts.requestTimeout, 1);
-  if (opts.launch && opts.url.length > 0) throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
-  if (opts.launch && !process.env.MITK_WORKBENCH) throw new CommandError('BAD_OPTION', '--launch needs the workbench program: MITK_WORKBENCH is not set', 'set MITK_WORKBENCH to the path of MitkWorkbench (or of the script that starts it)');
+  if (opts.launch && opts.url.length > 0)
+    throw new CommandError('BAD_OPTION', '--launch starts its own workbenches: leave out --url');
+  if (opts.launch && !process.env.MITK_WORKBENCH)
+    throw new CommandError(
+      'BAD_OPTION',
+      '--launch needs the workbench program: MITK_WORKBENCH is not set',
+      'set MITK_WORKBENCH to the path of MitkWorkbench (or of the script that starts it)',
+    );
   for (const url of opts.url) checkUrl(url, '--url');
   if (opts.url.length === 0 && process.env.WORKBENCH_URL) checkUrl(process.env.WORKBENCH_URL, 'WORKBENCH_URL');
   return settings;
@@ -246,12 +334,17 @@ function checkUrl(value: string, where: string): void {
   }
   if (url && (url.protocol === 'http:' || url.protocol === 'https:')) return;
   const hostPort = /^[A-Za-z0-9.-]+:\d+(\/.*)?$/.test(value) || /^[A-Za-z0-9.-]+$/.test(value);
-  throw new CommandError('BAD_OPTION', `${where}: '${value}' is not an http:// or https:// URL`, hostPort ? `did you mean http://${value}?` : 'give the workbench root, such as http://localhost:8080');
+  throw new CommandError(
+    'BAD_OPTION',
+    `${where}: '${value}' is not an http:// or https:// URL`,
+    hostPort ? `did you mean http://${value}?` : 'give the workbench root, such as http://localhost:8080',
+  );
 }
 
 function whole(name: string, value: string, min: number): number {
   const n = wholeNumber(value);
-  if (n === undefined || n < min) throw new CommandError('BAD_OPTION', `${name} must be a whole number of at least ${min}, got '${value}'`);
+  if (n === undefined || n < min)
+    throw new CommandError('BAD_OPTION', `${name} must be a whole number of at least ${min}, got '${value}'`);
   return n;
 }
 
@@ -270,7 +363,10 @@ function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
   }
   if (opts.reporter.length === 0 && c.reporters !== undefined) merged.reporter = c.reporters;
   merged.var = [...Object.entries(c.vars ?? {}).map(([k, v]) => `${k}=${String(v)}`), ...opts.var];
-  const fill = <K extends 'workers' | 'out' | 'retries' | 'timeout' | 'requestTimeout' | 'updateGoldens'>(key: K, value: RunCliOptions[K] | undefined): void => {
+  const fill = <K extends 'workers' | 'out' | 'retries' | 'timeout' | 'requestTimeout' | 'updateGoldens'>(
+    key: K,
+    value: RunCliOptions[K] | undefined,
+  ): void => {
     if (opts[key] === undefined && value !== undefined) merged[key] = value;
   };
   fill('workers', shown(c.workers));
@@ -279,7 +375,8 @@ function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
   fill('timeout', shown(c.timeout));
   fill('requestTimeout', shown(c.request_timeout));
   fill('updateGoldens', c.update_goldens);
-  if (c.goldens !== undefined) merged.goldenTemplate = { pattern: c.goldens, base: dirname(config.file), project: config.project ?? 'default' };
+  if (c.goldens !== undefined)
+    merged.goldenTemplate = { pattern: c.goldens, base: dirname(config.file), project: config.project ?? 'default' };
   return merged;
 }
 
@@ -290,13 +387,31 @@ type WorkbenchChoice = { kind: 'urls'; urls: WorkbenchUrls } | { kind: 'embedded
 function workbenchChoice(plans: readonly Plan[], opts: RunCliOptions, workers: number | undefined): WorkbenchChoice {
   if (opts.launch) return { kind: 'launch', count: workers ?? 1 };
   const fromPlan = plans.find((p) => p.workbench.url)?.workbench.url;
-  const urls = opts.url.length > 0 ? opts.url : fromPlan ? [fromPlan] : process.env.WORKBENCH_URL ? [process.env.WORKBENCH_URL] : [];
+  const urls =
+    opts.url.length > 0
+      ? opts.url
+      : fromPlan
+        ? [fromPlan]
+        : process.env.WORKBENCH_URL
+          ? [process.env.WORKBENCH_URL]
+          : [];
   if (urls.length === 0) return { kind: 'embedded', count: workers ?? 1 };
   if (workers !== undefined && workers !== urls.length) {
-    throw new CommandError('BAD_OPTION', `--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time)`, `give --url ${workers} times, or --launch`);
+    throw new CommandError(
+      'BAD_OPTION',
+      `--workers ${workers} needs ${workers} workbenches, one per worker (a workbench shows one scene at a time)`,
+      `give --url ${workers} times, or --launch`,
+    );
   }
   const token = tokenFor(plans, opts);
-  return { kind: 'urls', urls: { urls, ...(token !== undefined ? { token: token.token, tokenSource: token.source } : {}), ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}) } };
+  return {
+    kind: 'urls',
+    urls: {
+      urls,
+      ...(token !== undefined ? { token: token.token, tokenSource: token.source } : {}),
+      ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}),
+    },
+  };
 }
 
 /** The simulator is loaded only when the run uses it. */
@@ -314,14 +429,27 @@ function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string;
   const fromPlan = plans.find((p) => p.workbench.token)?.workbench.token;
   const planEnv = fromPlan && 'env' in fromPlan ? fromPlan.env : undefined;
   if (opts.tokenEnv === undefined && planEnv === undefined) {
-    if (fromPlan) throw new CommandError('TOKEN_IN_PLAYBOOK', 'the playbook holds the API token itself', 'keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME');
+    if (fromPlan)
+      throw new CommandError(
+        'TOKEN_IN_PLAYBOOK',
+        'the playbook holds the API token itself',
+        'keep tokens out of files: write `token: ${env.NAME}` and set NAME, or pass --token-env NAME',
+      );
     const token = process.env[DEFAULT_TOKEN_ENV];
     return token ? { token, source: `the environment variable ${DEFAULT_TOKEN_ENV} (the default)` } : undefined;
   }
   const name = (opts.tokenEnv ?? planEnv)!;
-  const source = opts.tokenEnv !== undefined ? `the environment variable ${name} (${opts.tokenEnvSource ?? '--token-env'})` : `the environment variable ${name} (the playbook's workbench.token)`;
+  const source =
+    opts.tokenEnv !== undefined
+      ? `the environment variable ${name} (${opts.tokenEnvSource ?? '--token-env'})`
+      : `the environment variable ${name} (the playbook's workbench.token)`;
   const token = process.env[name];
-  if (token === undefined || token === '') throw new CommandError('TOKEN_NOT_SET', `the token's environment variable ${name} is not set`, `set ${name} to the workbench's API token, or name another variable with --token-env`);
+  if (token === undefined || token === '')
+    throw new CommandError(
+      'TOKEN_NOT_SET',
+      `the token's environment variable ${name} is not set`,
+      `set ${name} to the workbench's API token, or name another variable with --token-env`,
+    );
   return { token, source };
 }
 
@@ -353,8 +481,13 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && value !== '' && value !== 'false' && value !== '0';
 }
 
-function quietSummary(result: { summary: { total: number; passed: number; failed: number; error: number; skipped: number }; cases: { name: string; status: string }[] }): string {
+function quietSummary(result: {
+  summary: { total: number; passed: number; failed: number; error: number; skipped: number };
+  cases: { name: string; status: string }[];
+}): string {
   const { summary } = result;
-  const bad = result.cases.filter((c) => c.status === 'failed' || c.status === 'error').map((c) => `  ${c.status}: ${c.name}\n`);
+  const bad = result.cases
+    .filter((c) => c.status === 'failed' || c.status === 'error')
+    .map((c) => `  ${c.status}: ${c.name}\n`);
   return `${bad.join('')}${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed, ${summary.error} errors, ${summary.skipped} skipped\n`;
 }

@@ -6,15 +6,18 @@ import { CommandError, EXIT, reportError } from './errors.js';
 export const registerShowReport: RegisterCommand = (program, setExitCode) => {
   program
     .command('show-report')
-    .description('serve a run\'s HTML report on loopback and open it; failed image checks can be accepted as goldens from the page')
-    .argument('[dir]', 'the run\'s output folder', 'wbplay-out')
+    .description(
+      "serve a run's HTML report on loopback and open it; failed image checks can be accepted as goldens from the page",
+    )
+    .argument('[dir]', "the run's output folder", 'wbplay-out')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--port <port>', 'port (default: a free one)')
     .option('--no-open', 'do not open a browser')
     .action(async (dir: string, opts: { host: string; port?: string; open: boolean }) => {
       try {
         const port = opts.port === undefined ? 0 : wholeNumber(opts.port);
-        if (port === undefined || port > 65535) throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
+        if (port === undefined || port > 65535)
+          throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
         const { startReviewServer } = await import('../report/review-server.js');
         const server = await startReviewServer({ outputDir: dir, host: opts.host, port });
         console.log(`Serving the report of ${dir} at ${server.url} (Ctrl-C to stop)`);
@@ -43,7 +46,12 @@ function canOpenBrowser(): boolean {
 }
 
 function openBrowser(url: string): void {
-  const [command, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [command, args] =
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '', url]]
+        : ['xdg-open', [url]];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
   child.on('error', () => console.log(`could not open a browser; open ${url}`));
   child.unref();

@@ -4,22 +4,32 @@ import { EXIT, reportError } from './errors.js';
 export const registerValidate: RegisterCommand = (program, setExitCode) => {
   program
     .command('validate')
-    .description('check playbooks without running them; all errors of all files, each with file:line:col and a hint (exit 2 on any)')
+    .description(
+      'check playbooks without running them; all errors of all files, each with file:line:col and a hint (exit 2 on any)',
+    )
     .argument('<playbook...>', 'playbook files, folders of playbooks, or quoted globs')
     .option('--check-files', 'require the files that steps read to exist (default)', true)
     .option('--no-check-files', 'do not require the files that steps read to exist')
-    .option('--var <name=value>', 'set a variable, overriding the playbook\'s vars (repeatable)', collect, [])
+    .option('--var <name=value>', "set a variable, overriding the playbook's vars (repeatable)", collect, [])
     .option('--project <name>', 'use the named project of wbplay.config.yaml')
     .action(async (files: string[], opts: { checkFiles: boolean; var: string[]; project?: string }) => {
       // Only what validation needs is loaded: no client, no renderer, no reference workbench.
-      const [{ compileAll }, { expandPlaybookArgs }, { configVarArgs }] = await Promise.all([import('./compile-input.js'), import('./playbook-args.js'), import('./config.js')]);
+      const [{ compileAll }, { expandPlaybookArgs }, { configVarArgs }] = await Promise.all([
+        import('./compile-input.js'),
+        import('./playbook-args.js'),
+        import('./config.js'),
+      ]);
       let fromConfig: string[];
       try {
         fromConfig = await configVarArgs(opts.project);
       } catch (err) {
         return setExitCode(reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage }));
       }
-      const checked = compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], { checkFiles: opts.checkFiles, checkOnly: true, onValid: (file) => console.log(`OK ${file}`) });
+      const checked = compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], {
+        checkFiles: opts.checkFiles,
+        checkOnly: true,
+        onValid: (file) => console.log(`OK ${file}`),
+      });
       setExitCode(checked ? EXIT.ok : EXIT.usage);
     });
 };

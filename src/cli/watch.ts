@@ -49,7 +49,10 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
       let files: string[] = [];
       let result: RunResult | undefined;
       let outputDir = process.cwd();
-      if (created.length > 0) await options.removeNodes(workbench.url, created).catch((err: unknown) => options.log(`could not clear the scene: ${(err as Error).message}`));
+      if (created.length > 0)
+        await options
+          .removeNodes(workbench.url, created)
+          .catch((err: unknown) => options.log(`could not clear the scene: ${(err as Error).message}`));
       const code = await options.runOnce(workbench.url, {
         onPlans: (plans) => (files = watchedFiles(plans)),
         onResult: (r, out) => {
@@ -122,7 +125,12 @@ function loadedNodes(result: RunResult): string[] {
  * Which screenshots and figures differ from the last run's, by their pixels: the bytes also
  * hold provenance (the playbook's hash), which changes with every edit.
  */
-async function changedFigures(result: RunResult, outputDir: string, known: Map<string, string>, first: boolean): Promise<string> {
+async function changedFigures(
+  result: RunResult,
+  outputDir: string,
+  known: Map<string, string>,
+  first: boolean,
+): Promise<string> {
   const changed: string[] = [];
   for (const c of result.cases) {
     for (const s of c.steps) {
@@ -131,7 +139,10 @@ async function changedFigures(result: RunResult, outputDir: string, known: Map<s
         const path = resolve(outputDir, a.path);
         const bytes = await readFile(path).catch(() => undefined);
         if (!bytes) continue;
-        const pixels = await decodePng(bytes, path).then((image) => image.data, () => bytes);
+        const pixels = await decodePng(bytes, path).then(
+          (image) => image.data,
+          () => bytes,
+        );
         const sha = createHash('sha256').update(pixels).digest('hex');
         if (known.get(path) !== sha) changed.push(path);
         known.set(path, sha);
@@ -139,5 +150,7 @@ async function changedFigures(result: RunResult, outputDir: string, known: Map<s
     }
   }
   if (first) return `${known.size} figure${known.size === 1 ? '' : 's'} written`;
-  return changed.length > 0 ? `figures changed: ${changed.map((p) => relative(process.cwd(), p)).join(', ')}` : 'no figure changed';
+  return changed.length > 0
+    ? `figures changed: ${changed.map((p) => relative(process.cwd(), p)).join(', ')}`
+    : 'no figure changed';
 }

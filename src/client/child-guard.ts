@@ -31,7 +31,10 @@ export function guard(child: ChildProcess): void {
   live.set(pid, child);
   install();
   if (process.platform !== 'win32') {
-    const dog = spawn(process.execPath, ['-e', WATCHDOG, String(pid)], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+    const dog = spawn(process.execPath, ['-e', WATCHDOG, String(pid)], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     dog.on('error', () => {});
     dog.unref();
     (dog.stdin as unknown as Socket | null)?.unref();

@@ -27,6 +27,12 @@ export function createDispatcher(target: URL, opts: ProxyOptions): Dispatcher {
   // Explicit values (never undefined) so undici does not read process.env behind our back.
   // http:// targets are forwarded in absolute form rather than tunnelled: many proxies only
   // allow CONNECT to TLS ports, and a workbench usually listens on 8080-8099.
-  const options = { ...agentOpts, httpProxy, httpsProxy: httpsProxy || httpProxy, noProxy: pick('no_proxy'), proxyTunnel: false };
+  const options = {
+    ...agentOpts,
+    httpProxy,
+    httpsProxy: httpsProxy || httpProxy,
+    noProxy: pick('no_proxy'),
+    proxyTunnel: false,
+  };
   return new EnvHttpProxyAgent(options as ConstructorParameters<typeof EnvHttpProxyAgent>[0]);
 }

@@ -3,7 +3,14 @@ import { checkLayoutDocument, type LayoutDocument } from './layout.js';
 import { editorDescriptor, editorInfo, Fields, parseJson, windowEntry } from './parse.js';
 import { captureScreenshot } from './screenshot.js';
 import type { CallOptions, Transport } from './transport.js';
-import type { EditorAlias, EditorDescriptor, EditorInfo, Screenshot, ScreenshotOptions, WindowListEntry } from '../api/wire.js';
+import type {
+  EditorAlias,
+  EditorDescriptor,
+  EditorInfo,
+  Screenshot,
+  ScreenshotOptions,
+  WindowListEntry,
+} from '../api/wire.js';
 import { MxnCell, StdMultiWindow, type LayoutGeneration, type StdMultiWindowId } from './windows.js';
 
 /** Plugin ids of the two built-in editors, for the info of an editor that is not open. */
@@ -146,6 +153,9 @@ export class Editors {
   get(alias: EditorAlias): StdMultiEditor | MxnEditor {
     if (alias === 'stdmulti') return this.stdmulti;
     if (alias === 'mxn') return this.mxn;
-    throw new WorkbenchUsageError('INVALID_ARGUMENT', `unknown editor '${String(alias)}'; the editors are stdmulti and mxn`);
+    throw new WorkbenchUsageError(
+      'INVALID_ARGUMENT',
+      `unknown editor '${String(alias)}'; the editors are stdmulti and mxn`,
+    );
   }
 }

@@ -17,7 +17,13 @@ export type HeaderValue = string | string[] | undefined;
  * gets the synthetic code `HTTP_<status>`. The HTTP status wins over `error.status` (the
  * server's NO_DATA builder writes 404 into a 422 answer).
  */
-export function apiErrorFrom(status: number, headers: Record<string, HeaderValue>, body: Uint8Array, target: RequestTarget, nowMs = Date.now()): WorkbenchApiError {
+export function apiErrorFrom(
+  status: number,
+  headers: Record<string, HeaderValue>,
+  body: Uint8Array,
+  target: RequestTarget,
+  nowMs = Date.now(),
+): WorkbenchApiError {
   const text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
   const problem = problemObject(text);
   const fallbackTitle = STATUS_CODES[status] ?? `HTTP ${status}`;
@@ -29,7 +35,10 @@ export function apiErrorFrom(status: number, headers: Record<string, HeaderValue
       status,
       code: `HTTP_${status}`,
       title: fallbackTitle,
-      message: snippet.length > 0 ? snippet : `${target.method} ${target.path} answered ${status} ${fallbackTitle} without a problem body`,
+      message:
+        snippet.length > 0
+          ? snippet
+          : `${target.method} ${target.path} answered ${status} ${fallbackTitle} without a problem body`,
       instance: null,
       type: null,
       retryAfterMs: headerRetry,
@@ -38,7 +47,8 @@ export function apiErrorFrom(status: number, headers: Record<string, HeaderValue
   }
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(problem)) if (!STANDARD_KEYS.has(k)) extra[k] = v;
-  const bodyRetry = typeof problem.retry_after === 'number' && problem.retry_after >= 0 ? problem.retry_after * 1000 : null;
+  const bodyRetry =
+    typeof problem.retry_after === 'number' && problem.retry_after >= 0 ? problem.retry_after * 1000 : null;
   return new WorkbenchApiError({
     ...target,
     status,
@@ -99,23 +109,35 @@ const BY_ERRNO: Record<string, NetworkErrorCode> = {
 
 const HINTS: Record<NetworkErrorCode, string> = {
   CONNECTION_REFUSED: 'nothing listens there; is the workbench running with its REST server enabled on that port?',
-  CONNECTION_RESET: 'the connection was closed before the answer was complete; the workbench may have stopped or restarted',
+  CONNECTION_RESET:
+    'the connection was closed before the answer was complete; the workbench may have stopped or restarted',
   DNS_FAILURE: 'the host name could not be resolved; check the URL',
   TIMEOUT: 'no answer in time; the workbench may be busy, or raise the timeout',
   ABORTED: 'the call was cancelled by its AbortSignal',
   TLS_FAILURE: 'the TLS handshake failed; check the certificate and that the URL scheme matches the server',
   PROXY_FAILURE: 'the proxy refused or failed the request; check HTTP_PROXY/HTTPS_PROXY/NO_PROXY',
-  MALFORMED_ANSWER: 'the answer is not readable HTTP (a broken status line, or headers that never end); is something other than the workbench listening there?',
+  MALFORMED_ANSWER:
+    'the answer is not readable HTTP (a broken status line, or headers that never end); is something other than the workbench listening there?',
   NETWORK_ERROR: 'the request failed before an answer arrived',
 };
 
 /** Maps what undici or the socket layer threw to a stable code; never reads message text. */
-export function networkErrorFrom(err: unknown, target: RequestTarget, signal: AbortSignal, url: string): WorkbenchNetworkError {
+export function networkErrorFrom(
+  err: unknown,
+  target: RequestTarget,
+  signal: AbortSignal,
+  url: string,
+): WorkbenchNetworkError {
   let code: NetworkErrorCode;
   if (signal.aborted) code = signal.reason instanceof TimeoutReason ? 'TIMEOUT' : 'ABORTED';
   else code = codeOf(err) ?? 'NETWORK_ERROR';
   const timeout = signal.reason instanceof TimeoutReason ? ` after ${signal.reason.timeoutMs} ms` : '';
-  return new WorkbenchNetworkError(code, `${target.method} ${url}: ${code}${code === 'TIMEOUT' ? timeout : ''}: ${HINTS[code]}`, target, err);
+  return new WorkbenchNetworkError(
+    code,
+    `${target.method} ${url}: ${code}${code === 'TIMEOUT' ? timeout : ''}: ${HINTS[code]}`,
+    target,
+    err,
+  );
 }
 
 function codeOf(err: unknown, depth = 0): NetworkErrorCode | null {
@@ -123,14 +145,16 @@ function codeOf(err: unknown, depth = 0): NetworkErrorCode | null {
   if (err instanceof errors.HTTPParserError) return 'MALFORMED_ANSWER';
   const c = typeof err.code === 'string' ? err.code : '';
   if (c in BY_ERRNO) return BY_ERRNO[c] ?? null;
-  if (c.startsWith('ERR_TLS') || c.startsWith('CERT_') || c.includes('SELF_SIGNED') || c.startsWith('UNABLE_TO_')) return 'TLS_FAILURE';
+  if (c.startsWith('ERR_TLS') || c.startsWith('CERT_') || c.includes('SELF_SIGNED') || c.startsWith('UNABLE_TO_'))
+    return 'TLS_FAILURE';
   // Not aborted by us (checked before): undici aborts a request itself when a proxy refuses a tunnel.
   if (c === 'UND_ERR_ABORTED' || c === 'ABORT_ERR') return 'PROXY_FAILURE';
   // Happy-eyeballs connects report every address's failure in an AggregateError.
-  if (Array.isArray(err.errors)) for (const e of err.errors) {
-    const inner = codeOf(e, depth + 1);
-    if (inner) return inner;
-  }
+  if (Array.isArray(err.errors))
+    for (const e of err.errors) {
+      const inner = codeOf(e, depth + 1);
+      if (inner) return inner;
+    }
   return codeOf(err.cause, depth + 1);
 }
 

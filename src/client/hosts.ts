@@ -3,7 +3,10 @@ import { hostname as osHostname, networkInterfaces } from 'node:os';
 
 /** `URL.hostname` keeps the brackets of an IPv6 literal; comparisons want the bare address. */
 export function bareHost(urlHostname: string): string {
-  return urlHostname.replace(/^\[(.*)\]$/, '$1').toLowerCase().replace(/\.$/, '');
+  return urlHostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .toLowerCase()
+    .replace(/\.$/, '');
 }
 
 /**

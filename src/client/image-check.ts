@@ -7,7 +7,15 @@ import { MAX_IMAGE_BYTES } from './limits.js';
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const DEPTHS: Record<number, number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
 /** Adam7 passes: first column, first row, column step, row step. */
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+const ADAM7 = [
+  [0, 0, 8, 8],
+  [4, 0, 8, 8],
+  [0, 4, 4, 8],
+  [2, 0, 4, 4],
+  [0, 2, 2, 4],
+  [1, 0, 2, 2],
+  [0, 1, 1, 2],
+] as const;
 
 interface Header {
   width: number;
@@ -43,8 +51,10 @@ export async function pngProblem(bytes: Uint8Array): Promise<string | null> {
 
 /** Why `bytes` is not a complete JPEG (start and end markers), or null. Its pixels are not decoded. */
 export function jpegProblem(bytes: Uint8Array): string | null {
-  if (!(bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)) return 'the image is not a JPEG: its start-of-image marker is missing';
-  if (!(bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9)) return 'the JPEG is incomplete: its end-of-image marker is missing (truncated?)';
+  if (!(bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff))
+    return 'the image is not a JPEG: its start-of-image marker is missing';
+  if (!(bytes.at(-2) === 0xff && bytes.at(-1) === 0xd9))
+    return 'the JPEG is incomplete: its end-of-image marker is missing (truncated?)';
   return null;
 }
 
@@ -60,7 +70,8 @@ function readHeader(bytes: Uint8Array, ihdr: PngChunk): Header | string {
   if (!DEPTHS[colorType]?.includes(depth)) return `colour type ${colorType} with bit depth ${depth} does not exist`;
   if (interlace > 1) return `interlace method ${interlace} does not exist`;
   const bits = CHANNELS[colorType]! * depth;
-  if ((width * height * bits) / 8 > MAX_IMAGE_BYTES) return `it announces ${width}x${height} pixels, more than any capture holds`;
+  if ((width * height * bits) / 8 > MAX_IMAGE_BYTES)
+    return `it announces ${width}x${height} pixels, more than any capture holds`;
   return { width, height, bits, interlaced: interlace === 1 };
 }
 
@@ -96,7 +107,8 @@ function checkScanlines(bytes: Uint8Array, idat: readonly PngChunk[], h: Header)
     };
     inflater.on('data', (piece: Buffer) => {
       if (settled) return;
-      if (total + piece.length > expected) return finish(`its image data is longer than ${h.width}x${h.height} pixels need`);
+      if (total + piece.length > expected)
+        return finish(`its image data is longer than ${h.width}x${h.height} pixels need`);
       for (; stride > 0 && nextFilter < total + piece.length; nextFilter += stride) {
         const filter = piece[nextFilter - total]!;
         if (filter > 4) return finish(`row ${nextFilter / stride} has the unknown filter type ${filter}`);
@@ -104,7 +116,13 @@ function checkScanlines(bytes: Uint8Array, idat: readonly PngChunk[], h: Header)
       total += piece.length;
     });
     inflater.on('error', (err) => finish(`its image data cannot be inflated (${err.message})`));
-    inflater.on('end', () => finish(total === expected ? null : `its image data ends after ${total} of the ${expected} bytes ${h.width}x${h.height} pixels need (truncated?)`));
+    inflater.on('end', () =>
+      finish(
+        total === expected
+          ? null
+          : `its image data ends after ${total} of the ${expected} bytes ${h.width}x${h.height} pixels need (truncated?)`,
+      ),
+    );
     for (const c of idat) inflater.write(bytes.subarray(c.dataOffset, c.dataOffset + c.length));
     inflater.end();
   });

@@ -35,7 +35,8 @@ export function toJson(value: unknown, where = 'body'): string {
       if (!Number.isFinite(value)) throw notFinite(where, value);
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((v, i) => toJson(v === undefined ? null : v, `${where}[${i}]`)).join(',')}]`;
+      if (Array.isArray(value))
+        return `[${value.map((v, i) => toJson(v === undefined ? null : v, `${where}[${i}]`)).join(',')}]`;
       const parts: string[] = [];
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
         if (v === undefined || typeof v === 'function') continue;
@@ -44,7 +45,10 @@ export function toJson(value: unknown, where = 'body'): string {
       return `{${parts.join(',')}}`;
     }
     default:
-      throw new WorkbenchUsageError('INVALID_ARGUMENT', `${where}: a ${typeof value} cannot be sent as JSON; use strings, numbers, booleans, arrays and objects`);
+      throw new WorkbenchUsageError(
+        'INVALID_ARGUMENT',
+        `${where}: a ${typeof value} cannot be sent as JSON; use strings, numbers, booleans, arrays and objects`,
+      );
   }
 }
 
@@ -55,5 +59,8 @@ function floatText(n: number, where: string): string {
 }
 
 function notFinite(where: string, n: number): WorkbenchUsageError {
-  return new WorkbenchUsageError('INVALID_ARGUMENT', `${where}: ${n} is not a finite number and cannot be sent as JSON`);
+  return new WorkbenchUsageError(
+    'INVALID_ARGUMENT',
+    `${where}: ${n} is not a finite number and cannot be sent as JSON`,
+  );
 }

@@ -38,7 +38,8 @@ export interface LaunchedWorkbench {
 
 const PROBE_INTERVAL_MS = 500;
 const STOP_GRACE_MS = 10_000;
-const PREFS_HINT = 'the workbench could not apply the preferences override; start it once by hand so it creates its preference store, then try again';
+const PREFS_HINT =
+  'the workbench could not apply the preferences override; start it once by hand so it creates its preference store, then try again';
 
 /**
  * Starts a workbench with its REST server enabled on `port` through a preferences-override
@@ -50,7 +51,10 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
   const env = opts.env ?? process.env;
   const executable = opts.executable ?? env.MITK_WORKBENCH;
   if (!executable) {
-    throw new WorkbenchUsageError('NO_EXECUTABLE', 'no workbench executable: pass executable or set MITK_WORKBENCH to the MitkWorkbench program');
+    throw new WorkbenchUsageError(
+      'NO_EXECUTABLE',
+      'no workbench executable: pass executable or set MITK_WORKBENCH to the MitkWorkbench program',
+    );
   }
   const port = opts.port ?? (await firstFreePort(PORT_RANGE));
   const token = opts.token ?? randomBytes(16).toString('hex');
@@ -71,13 +75,20 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
   } finally {
     closeSync(errFd);
   }
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   void exited.then((e) => (exit = e));
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (err: NodeJS.ErrnoException) =>
-      reject(new WorkbenchLaunchError('EXECUTABLE_NOT_FOUND', `cannot start ${executable}: ${err.code ?? err.message}; check the path or MITK_WORKBENCH`)),
+      reject(
+        new WorkbenchLaunchError(
+          'EXECUTABLE_NOT_FOUND',
+          `cannot start ${executable}: ${err.code ?? err.message}; check the path or MITK_WORKBENCH`,
+        ),
+      ),
     );
   }).catch(async (err: unknown) => {
     await rm(dir, { recursive: true, force: true });
@@ -101,7 +112,14 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
       const tail = await stderrTail();
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       const hint = tail.includes('Cannot apply preferences') ? `; ${PREFS_HINT}` : '';
-      return fail(new WorkbenchLaunchError('EXITED', `${executable} ${how} before its REST server answered${hint}${tail ? `\n${tail.trim()}` : ''}`, exit.code, tail));
+      return fail(
+        new WorkbenchLaunchError(
+          'EXITED',
+          `${executable} ${how} before its REST server answered${hint}${tail ? `\n${tail.trim()}` : ''}`,
+          exit.code,
+          tail,
+        ),
+      );
     }
     try {
       await client.health({ timeoutMs: Math.max(100, Math.min(2000, deadline - Date.now())) });
@@ -111,8 +129,17 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
       if (err instanceof WorkbenchApiError) return fail(err);
     }
     if (Date.now() >= deadline) {
-      const early = exit ? ' (the process exited early with code 0; a wrapper script may have started it elsewhere)' : '';
-      return fail(new WorkbenchLaunchError('NOT_READY', `the workbench did not answer on port ${port} within ${timeoutMs} ms${early}`, exit?.code ?? null, await stderrTail()));
+      const early = exit
+        ? ' (the process exited early with code 0; a wrapper script may have started it elsewhere)'
+        : '';
+      return fail(
+        new WorkbenchLaunchError(
+          'NOT_READY',
+          `the workbench did not answer on port ${port} within ${timeoutMs} ms${early}`,
+          exit?.code ?? null,
+          await stderrTail(),
+        ),
+      );
     }
     // This wait keeps the process alive: once the workbench has exited, nothing else may.
     await (exit ? sleep(PROBE_INTERVAL_MS, true) : Promise.race([sleep(PROBE_INTERVAL_MS, true), exited]));
@@ -131,7 +158,9 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
       await rm(dir, { recursive: true, force: true });
     },
   };
-  Object.defineProperty(handle, inspect.custom, { value: () => `LaunchedWorkbench { url: '${url}', pid: ${handle.pid}, token: [redacted] }` });
+  Object.defineProperty(handle, inspect.custom, {
+    value: () => `LaunchedWorkbench { url: '${url}', pid: ${handle.pid}, token: [redacted] }`,
+  });
   return handle;
 }
 
@@ -148,7 +177,8 @@ async function stopProcess(child: ChildProcess, exited: Promise<unknown>, done: 
 
 /** The preferences override of the REST plugin: enabled, started, on `port`, requiring the token. */
 export function preferencesXml(port: number, token: string): string {
-  const attr = (s: string): string => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const attr = (s: string): string =>
+    s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return [
     "<?xml version='1.0' encoding='UTF-8'?>",
     '<preferences name="">',
@@ -167,7 +197,10 @@ export function preferencesXml(port: number, token: string): string {
 /** First port that can be bound on 127.0.0.1 (another process may still take it before the workbench does). */
 export async function firstFreePort(ports: readonly number[]): Promise<number> {
   for (const port of ports) if (await canBind(port)) return port;
-  throw new WorkbenchLaunchError('NO_FREE_PORT', `none of the ports ${ports[0]}-${ports.at(-1)} is free on 127.0.0.1; pass a port`);
+  throw new WorkbenchLaunchError(
+    'NO_FREE_PORT',
+    `none of the ports ${ports[0]}-${ports.at(-1)} is free on 127.0.0.1; pass a port`,
+  );
 }
 
 function canBind(port: number): Promise<boolean> {
@@ -184,7 +217,9 @@ export interface DiscoveredWorkbench {
 }
 
 /** Probes `http://localhost:<port>/api/v1/health` on each port at once (0.5 s each); the answering ones, by port. */
-export async function discover(opts: { ports?: readonly number[]; timeoutMs?: number } = {}): Promise<DiscoveredWorkbench[]> {
+export async function discover(
+  opts: { ports?: readonly number[]; timeoutMs?: number } = {},
+): Promise<DiscoveredWorkbench[]> {
   const ports = opts.ports ?? PORT_RANGE;
   const found = await Promise.all(
     ports.map(async (port) => {

@@ -73,9 +73,13 @@ export function checkLayoutDocument(doc: unknown): asserts doc is LayoutDocument
   if (typeof d !== 'object' || d === null || Array.isArray(d)) {
     throw new WorkbenchUsageError('INVALID_ARGUMENT', 'a layout document is a JSON object with version and root');
   }
-  if (typeof d.version !== 'string') throw new WorkbenchUsageError('INVALID_ARGUMENT', "a layout document needs a string 'version' (\"2.0\")");
+  if (typeof d.version !== 'string')
+    throw new WorkbenchUsageError('INVALID_ARGUMENT', 'a layout document needs a string \'version\' ("2.0")');
   const root = d.root as Record<string, unknown> | undefined;
   if (typeof root !== 'object' || root === null || root.type !== 'split') {
-    throw new WorkbenchUsageError('INVALID_ARGUMENT', "a layout document's 'root' must be a split node ({type: 'split', orientation, children})");
+    throw new WorkbenchUsageError(
+      'INVALID_ARGUMENT',
+      "a layout document's 'root' must be a split node ({type: 'split', orientation, children})",
+    );
   }
 }

@@ -37,16 +37,27 @@ export interface CreatedNode {
 
 /** Creates a node under `/datastorage/nodes` (or a parent's `/children`). */
 export async function createNode(t: Transport, discovery: Discovery, opts: CreateNodeOptions): Promise<CreatedNode> {
-  if (opts.file !== undefined && opts.bytes !== undefined) throw new WorkbenchUsageError('INVALID_ARGUMENT', 'give either file or bytes, not both');
+  if (opts.file !== undefined && opts.bytes !== undefined)
+    throw new WorkbenchUsageError('INVALID_ARGUMENT', 'give either file or bytes, not both');
   const path = opts.parent === undefined ? '/datastorage/nodes' : `${nodePath(opts.parent)}/children`;
   if (opts.file === undefined && opts.bytes === undefined) {
-    const reply = await t.send({ method: 'POST', path, json: { name: opts.name, properties: opts.properties }, call: opts });
+    const reply = await t.send({
+      method: 'POST',
+      path,
+      json: { name: opts.name, properties: opts.properties },
+      call: opts,
+    });
     return created(reply, null);
   }
   if (opts.file !== undefined && (await transferFor(t, discovery, opts.file, opts)) === 'file-reference') {
     const file_path = await referencePath(opts.file);
     const name = opts.name ?? splitFileName(opts.file).stem;
-    const reply = await t.send({ method: 'POST', path, json: { name, properties: opts.properties, transfer: { mode: 'file-reference', file_path } }, call: opts });
+    const reply = await t.send({
+      method: 'POST',
+      path,
+      json: { name, properties: opts.properties, transfer: { mode: 'file-reference', file_path } },
+      call: opts,
+    });
     return created(reply, 'file-reference');
   }
   const result = await createDirect(t, path, opts);
@@ -62,16 +73,34 @@ async function createDirect(t: Transport, path: string, opts: CreateNodeOptions)
   const fileName = splitFileName(opts.file ?? opts.filename ?? '');
   const format = opts.format ?? fileName.format;
   if (format === null) {
-    throw new WorkbenchUsageError('INVALID_ARGUMENT', `cannot tell the data format of ${opts.file ?? 'the bytes'}: give format (e.g. 'nrrd', 'nii.gz') or a file name with an extension`);
+    throw new WorkbenchUsageError(
+      'INVALID_ARGUMENT',
+      `cannot tell the data format of ${opts.file ?? 'the bytes'}: give format (e.g. 'nrrd', 'nii.gz') or a file name with an extension`,
+    );
   }
   const name = opts.name ?? (opts.file !== undefined ? fileName.stem : undefined);
   const stem = fileName.stem || name || 'data';
   if (opts.bytes !== undefined) {
-    const reply = await t.send({ method: 'POST', path, query: [['name', name]], body: opts.bytes, headers: directUploadHeaders(stem, format, opts.bytes.byteLength), call: opts });
+    const reply = await t.send({
+      method: 'POST',
+      path,
+      query: [['name', name]],
+      body: opts.bytes,
+      headers: directUploadHeaders(stem, format, opts.bytes.byteLength),
+      call: opts,
+    });
     return created(reply, 'direct');
   }
   const file = await openForUpload(opts.file ?? '');
-  const reply = await t.send({ method: 'POST', path, query: [['name', name]], body: file.stream, headers: directUploadHeaders(stem, format, file.size), progress: file.progress, call: opts });
+  const reply = await t.send({
+    method: 'POST',
+    path,
+    query: [['name', name]],
+    body: file.stream,
+    headers: directUploadHeaders(stem, format, file.size),
+    progress: file.progress,
+    call: opts,
+  });
   return created(reply, 'direct');
 }
 
@@ -81,7 +110,12 @@ async function createDirect(t: Transport, path: string, opts: CreateNodeOptions)
  * refused before sending when the server restricts paths and the file lies outside them;
  * an automatic choice falls back to direct in that case instead.
  */
-async function transferFor(t: Transport, discovery: Discovery, file: string, call: CreateNodeOptions): Promise<TransferMode> {
+async function transferFor(
+  t: Transport,
+  discovery: Discovery,
+  file: string,
+  call: CreateNodeOptions,
+): Promise<TransferMode> {
   let mode: TransferMode = call.transfer ?? 'direct';
   if (call.transfer === undefined && isOwnMachine(t.root.hostname)) {
     const info = await discovery.info(call);
@@ -105,11 +139,19 @@ async function transferFor(t: Transport, discovery: Discovery, file: string, cal
 
 function created(reply: Reply, transfer: TransferMode | null): CreatedNode {
   const { data, meta } = parseEnvelope(reply);
-  const failed = Array.isArray(meta.failed_properties) ? meta.failed_properties.map((p) => (isRec(p) ? String(p.property ?? p.key ?? '') : String(p))) : [];
-  return { node: node(Fields.of(reply, data, 'data')), transfer, warning: typeof meta.warning === 'string' ? meta.warning : null, failed_properties: failed };
+  const failed = Array.isArray(meta.failed_properties)
+    ? meta.failed_properties.map((p) => (isRec(p) ? String(p.property ?? p.key ?? '') : String(p)))
+    : [];
+  return {
+    node: node(Fields.of(reply, data, 'data')),
+    transfer,
+    warning: typeof meta.warning === 'string' ? meta.warning : null,
+    failed_properties: failed,
+  };
 }
 
 export function nodePath(uid: string): string {
-  if (typeof uid !== 'string' || uid === '') throw new WorkbenchUsageError('INVALID_ARGUMENT', 'a node UID must be a non-empty string');
+  if (typeof uid !== 'string' || uid === '')
+    throw new WorkbenchUsageError('INVALID_ARGUMENT', 'a node UID must be a non-empty string');
   return `/datastorage/nodes/${encodeURIComponent(uid)}`;
 }

@@ -39,7 +39,13 @@ export interface DisplayProperties {
 
 export type NodeData =
   | { mode: 'direct'; bytes: Uint8Array; contentType: string; filename: string | null }
-  | { mode: 'file-reference'; file_path: string; directory_path: string | null; size_bytes: number | null; data_metadata: Record<string, unknown> };
+  | {
+      mode: 'file-reference';
+      file_path: string;
+      directory_path: string | null;
+      size_bytes: number | null;
+      data_metadata: Record<string, unknown>;
+    };
 
 /** Page size of listings: the server's maximum. */
 const PAGE = 1000;
@@ -56,7 +62,11 @@ export class Nodes {
   }
 
   /** Direct children of `uid`, across all pages. */
-  async children(uid: string, filter: Omit<NodeFilter, 'hierarchy' | 'parent_uid'> = {}, call?: CallOptions): Promise<NodeInfo[]> {
+  async children(
+    uid: string,
+    filter: Omit<NodeFilter, 'hierarchy' | 'parent_uid'> = {},
+    call?: CallOptions,
+  ): Promise<NodeInfo[]> {
     return this.#pages(`${nodePath(uid)}/children`, filterQuery(filter), call);
   }
 
@@ -91,8 +101,16 @@ export class Nodes {
   }
 
   /** Removes a node; with children it needs `recursive` (else the server answers NODE_HAS_CHILDREN). */
-  async remove(uid: string, opts: CallOptions & { recursive?: boolean } = {}): Promise<{ deleted_uid: string; deleted_children: string[] }> {
-    const reply = await this.t.send({ method: 'DELETE', path: nodePath(uid), query: [['recursive', opts.recursive ? 'true' : undefined]], call: opts });
+  async remove(
+    uid: string,
+    opts: CallOptions & { recursive?: boolean } = {},
+  ): Promise<{ deleted_uid: string; deleted_children: string[] }> {
+    const reply = await this.t.send({
+      method: 'DELETE',
+      path: nodePath(uid),
+      query: [['recursive', opts.recursive ? 'true' : undefined]],
+      call: opts,
+    });
     if (reply.body.length === 0) return { deleted_uid: uid, deleted_children: [] };
     const data = Fields.of(reply, parseEnvelope(reply).data, 'data');
     return { deleted_uid: data.str('deleted_uid', uid), deleted_children: data.strings('deleted_children', []) };
@@ -106,11 +124,13 @@ export class Nodes {
   async setDisplay(uid: string, props: DisplayProperties, call?: CallOptions): Promise<PatchResult> {
     const patch: Record<string, PropertyValue> = {};
     if (props.visible !== undefined) {
-      if (typeof props.visible !== 'boolean') throw invalid(`visible must be true or false, got ${String(props.visible)}`);
+      if (typeof props.visible !== 'boolean')
+        throw invalid(`visible must be true or false, got ${String(props.visible)}`);
       patch.visible = props.visible;
     }
     if (props.opacity !== undefined) {
-      if (typeof props.opacity !== 'number' || !(props.opacity >= 0 && props.opacity <= 1)) throw invalid(`opacity must be a number from 0.0 to 1.0, got ${String(props.opacity)}`);
+      if (typeof props.opacity !== 'number' || !(props.opacity >= 0 && props.opacity <= 1))
+        throw invalid(`opacity must be a number from 0.0 to 1.0, got ${String(props.opacity)}`);
       patch.opacity = float(props.opacity);
     }
     if (props.color !== undefined) {
@@ -120,8 +140,10 @@ export class Nodes {
       }
       patch.color = { type: 'ColorProperty', value: floats(c as number[]) };
     }
-    if (props.name !== undefined && (typeof props.name !== 'string' || props.name === '')) throw invalid('name must be a non-empty string');
-    if (props.parent !== undefined && props.parent !== null && typeof props.parent !== 'string') throw invalid('parent must be a node UID or null');
+    if (props.name !== undefined && (typeof props.name !== 'string' || props.name === ''))
+      throw invalid('name must be a non-empty string');
+    if (props.parent !== undefined && props.parent !== null && typeof props.parent !== 'string')
+      throw invalid('parent must be a node UID or null');
     if (Object.keys(patch).length === 0 && props.name === undefined && props.parent === undefined) {
       throw new WorkbenchUsageError('EMPTY_PATCH', `no display property given for node ${uid}`);
     }
@@ -155,18 +177,29 @@ export class Nodes {
     const reply = await this.t.send({
       method: 'GET',
       path: `${nodePath(uid)}/data`,
-      headers: { 'x-mitk-transfer-mode': mode, accept: mode === 'direct' ? 'application/octet-stream' : 'application/json' },
+      headers: {
+        'x-mitk-transfer-mode': mode,
+        accept: mode === 'direct' ? 'application/octet-stream' : 'application/json',
+      },
       call: opts,
       answer: { maxBytes: MAX_DATA_BYTES, what: "a node's data (use transfer 'file-reference' for larger data)" },
     });
     const type = header(reply, 'content-type');
     // Data comes as bytes or as a JSON file reference; a text or HTML page is neither (a proxy's error page, say).
     if (/^\s*(text|multipart)\//i.test(type)) {
-      throw bad(reply, `the answer has content-type ${type.slice(0, 80)} where the node's data (application/octet-stream) or a file reference (application/json) was expected`);
+      throw bad(
+        reply,
+        `the answer has content-type ${type.slice(0, 80)} where the node's data (application/octet-stream) or a file reference (application/json) was expected`,
+      );
     }
     if (!type.includes('application/json')) {
       const cd = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(header(reply, 'content-disposition'));
-      return { mode: 'direct', bytes: new Uint8Array(reply.body), contentType: type || 'application/octet-stream', filename: cd?.[1] ?? null };
+      return {
+        mode: 'direct',
+        bytes: new Uint8Array(reply.body),
+        contentType: type || 'application/octet-stream',
+        filename: cd?.[1] ?? null,
+      };
     }
     const body = Fields.of(reply, parseJson(reply));
     const tr = body.sub('transfer');
@@ -179,25 +212,39 @@ export class Nodes {
     };
   }
 
-  async #patch(uid: string, values: Record<string, PropertyValue>, call: CallOptions | undefined): Promise<PatchResult> {
-    return this.t.send({ method: 'PATCH', path: propPath(uid), json: values, call }).then((r) => patchResult(r, Object.keys(values)));
+  async #patch(
+    uid: string,
+    values: Record<string, PropertyValue>,
+    call: CallOptions | undefined,
+  ): Promise<PatchResult> {
+    return this.t
+      .send({ method: 'PATCH', path: propPath(uid), json: values, call })
+      .then((r) => patchResult(r, Object.keys(values)));
   }
 
   async #pages(path: string, query: Array<[string, QueryValue]>, call: CallOptions | undefined): Promise<NodeInfo[]> {
     const out: NodeInfo[] = [];
     for (let offset = 0, page = 0; ; page++) {
-      const reply = await this.t.send({ method: 'GET', path, query: [...query, ['limit', PAGE], ['offset', offset]], call });
+      const reply = await this.t.send({
+        method: 'GET',
+        path,
+        query: [...query, ['limit', PAGE], ['offset', offset]],
+        call,
+      });
       const { data, meta } = parseEnvelope(reply);
       if (!Array.isArray(data)) throw Fields.of(reply, {}, 'data').fail('a node listing should be an array');
       for (const item of data) out.push(node(Fields.of(reply, item, 'data[]')));
       offset += data.length;
       const total = typeof meta.total_count === 'number' ? meta.total_count : offset;
       if (data.length === 0 || offset >= total) return out;
-      if (page + 1 >= MAX_LIST_PAGES) throw bad(reply, `the listing did not end after ${MAX_LIST_PAGES} pages (${offset} nodes; total_count says ${total})`);
+      if (page + 1 >= MAX_LIST_PAGES)
+        throw bad(
+          reply,
+          `the listing did not end after ${MAX_LIST_PAGES} pages (${offset} nodes; total_count says ${total})`,
+        );
     }
   }
 }
-
 
 function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
   const q: Array<[string, QueryValue]> = [
@@ -213,7 +260,8 @@ function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
     else q.push([`filter.${key}`, filterText(v)]);
   }
   // Scope and context only matter for property filters, and only then are they sent.
-  if (props.length > 0 || f.property_scope !== undefined || f.context !== undefined) q.push(['property_scope', f.property_scope], ['context', f.context]);
+  if (props.length > 0 || f.property_scope !== undefined || f.context !== undefined)
+    q.push(['property_scope', f.property_scope], ['context', f.context]);
   return q;
 }
 

@@ -1,8 +1,23 @@
 import { WorkbenchProtocolError } from './errors.js';
 import type { Reply } from './transport.js';
 import type {
-  Camera, EditorDescriptor, EditorInfo, FileAccessConfig, Health, MxnCellSummary, NodeInfo, PositionBounds, SelectedPosition,
-  SelectedSlice, SelectedTime, ServerInfo, Vec3, ViewDirection, WindowKind, WindowListEntry, WindowSummary,
+  Camera,
+  EditorDescriptor,
+  EditorInfo,
+  FileAccessConfig,
+  Health,
+  MxnCellSummary,
+  NodeInfo,
+  PositionBounds,
+  SelectedPosition,
+  SelectedSlice,
+  SelectedTime,
+  ServerInfo,
+  Vec3,
+  ViewDirection,
+  WindowKind,
+  WindowListEntry,
+  WindowSummary,
 } from '../api/wire.js';
 
 type Rec = Record<string, unknown>;
@@ -99,11 +114,18 @@ export class Fields {
  */
 export function parseJson(reply: Reply): unknown {
   const type = header(reply, 'content-type');
-  if (type !== '' && !/\bjson\b/i.test(type)) throw bad(reply, `the answer has content-type ${type.slice(0, 80)} where JSON was expected (${reply.body.length} bytes)`);
+  if (type !== '' && !/\bjson\b/i.test(type))
+    throw bad(
+      reply,
+      `the answer has content-type ${type.slice(0, 80)} where JSON was expected (${reply.body.length} bytes)`,
+    );
   try {
     return JSON.parse(reply.body.toString('utf8'));
   } catch (err) {
-    throw bad(reply, `the answer is not JSON (${err instanceof Error ? err.message : String(err)}; ${reply.body.length} bytes, content-type ${type || 'none'})`);
+    throw bad(
+      reply,
+      `the answer is not JSON (${err instanceof Error ? err.message : String(err)}; ${reply.body.length} bytes, content-type ${type || 'none'})`,
+    );
   }
 }
 
@@ -121,7 +143,11 @@ export function parseEnvelope(reply: Reply): { data: unknown; meta: Rec } {
 }
 
 export function bad(reply: Reply, message: string): WorkbenchProtocolError {
-  return new WorkbenchProtocolError(`${reply.target.method} ${reply.target.path}: ${message}`, reply.target, reply.status);
+  return new WorkbenchProtocolError(
+    `${reply.target.method} ${reply.target.path}: ${message}`,
+    reply.target,
+    reply.status,
+  );
 }
 
 export function isRec(v: unknown): v is Rec {
@@ -185,7 +211,11 @@ export function selectedTime(f: Fields): SelectedTime {
   return {
     timepoint_ms: f.num('timepoint_ms'),
     timestep: f.num('timestep'),
-    bounds: { min_timepoint_ms: b.num('min_timepoint_ms'), max_timepoint_ms: b.num('max_timepoint_ms'), steps: b.num('steps') },
+    bounds: {
+      min_timepoint_ms: b.num('min_timepoint_ms'),
+      max_timepoint_ms: b.num('max_timepoint_ms'),
+      steps: b.num('steps'),
+    },
   };
 }
 
@@ -220,11 +250,22 @@ export function windowEntry(f: Fields): WindowListEntry {
 
 export function windowSummary(f: Fields): WindowSummary {
   const k = kind(f);
-  return { id: f.str('id'), kind: k, ...viewDirection(f), has_camera: f.bool('has_camera', true), has_selected_slice: f.bool('has_selected_slice', k === '2d') };
+  return {
+    id: f.str('id'),
+    kind: k,
+    ...viewDirection(f),
+    has_camera: f.bool('has_camera', true),
+    has_selected_slice: f.bool('has_selected_slice', k === '2d'),
+  };
 }
 
 export function mxnCellSummary(f: Fields): MxnCellSummary {
-  return { ...windowSummary(f), display_name: f.optStr('name'), links: f.record('links', {}), has_selected_position: f.bool('has_selected_position', true) };
+  return {
+    ...windowSummary(f),
+    display_name: f.optStr('name'),
+    links: f.record('links', {}),
+    has_selected_position: f.bool('has_selected_position', true),
+  };
 }
 
 export function camera(f: Fields): Camera {

@@ -28,7 +28,12 @@ export class Properties {
   constructor(private readonly t: Transport) {}
 
   async get(uid: string, key: string, opts: PropertyOptions = {}): Promise<PropertyValue> {
-    const reply = await this.t.send({ method: 'GET', path: propPath(uid, key), query: scopeQuery(opts, false), call: opts });
+    const reply = await this.t.send({
+      method: 'GET',
+      path: propPath(uid, key),
+      query: scopeQuery(opts, false),
+      call: opts,
+    });
     const data = Fields.of(reply, parseEnvelope(reply).data, 'data');
     if (!(key in data.rec)) throw data.fail(`the answer does not carry property '${key}'`);
     return data.rec[key];
@@ -43,7 +48,12 @@ export class Properties {
 
   /** Property names only (`content=false`); the server sends an array, an object's keys are accepted too. */
   async names(uid: string, opts: PropertyOptions = {}): Promise<string[]> {
-    const reply = await this.t.send({ method: 'GET', path: propPath(uid), query: [...scopeQuery(opts, false), ['content', 'false']], call: opts });
+    const reply = await this.t.send({
+      method: 'GET',
+      path: propPath(uid),
+      query: [...scopeQuery(opts, false), ['content', 'false']],
+      call: opts,
+    });
     const props = Fields.of(reply, parseEnvelope(reply).data, 'data').rec.properties;
     if (Array.isArray(props)) return props.filter((p): p is string => typeof p === 'string');
     if (isRec(props)) return Object.keys(props);
@@ -51,22 +61,50 @@ export class Properties {
   }
 
   /** Creates or replaces one property; `replaced` says whether it existed. */
-  async set(uid: string, key: string, value: PropertyValue, opts: PropertyOptions = {}): Promise<{ replaced: boolean }> {
-    const reply = await this.t.send({ method: 'PUT', path: propPath(uid, key), query: scopeQuery(opts, true), json: wireValue(value), call: opts });
+  async set(
+    uid: string,
+    key: string,
+    value: PropertyValue,
+    opts: PropertyOptions = {},
+  ): Promise<{ replaced: boolean }> {
+    const reply = await this.t.send({
+      method: 'PUT',
+      path: propPath(uid, key),
+      query: scopeQuery(opts, true),
+      json: wireValue(value),
+      call: opts,
+    });
     const meta = reply.status === 204 ? {} : parseEnvelope(reply).meta;
     return { replaced: meta.replaced === true };
   }
 
   /** Merges `values` into the scope. Partial failure is still a 2xx: see `failed`. */
   async patch(uid: string, values: Record<string, PropertyValue>, opts: PropertyOptions = {}): Promise<PatchResult> {
-    if (Object.keys(values).length === 0) throw new WorkbenchUsageError('EMPTY_PATCH', `no property given to change on node ${uid}`);
-    const reply = await this.t.send({ method: 'PATCH', path: propPath(uid), query: scopeQuery(opts, true), json: values, call: opts });
+    if (Object.keys(values).length === 0)
+      throw new WorkbenchUsageError('EMPTY_PATCH', `no property given to change on node ${uid}`);
+    const reply = await this.t.send({
+      method: 'PATCH',
+      path: propPath(uid),
+      query: scopeQuery(opts, true),
+      json: values,
+      call: opts,
+    });
     return patchResult(reply, Object.keys(values));
   }
 
   /** Replaces the whole scope: keys not in `values` are removed (except `name`). */
-  async replace(uid: string, values: Record<string, PropertyValue>, opts: PropertyOptions = {}): Promise<{ replaced: string[]; removed: string[] }> {
-    const reply = await this.t.send({ method: 'PUT', path: propPath(uid), query: scopeQuery(opts, true), json: values, call: opts });
+  async replace(
+    uid: string,
+    values: Record<string, PropertyValue>,
+    opts: PropertyOptions = {},
+  ): Promise<{ replaced: string[]; removed: string[] }> {
+    const reply = await this.t.send({
+      method: 'PUT',
+      path: propPath(uid),
+      query: scopeQuery(opts, true),
+      json: values,
+      call: opts,
+    });
     const data = Fields.of(reply, parseEnvelope(reply).data, 'data');
     return { replaced: data.strings('replaced', []), removed: data.strings('removed', []) };
   }
@@ -84,7 +122,9 @@ export function patchResult(reply: Reply, keys: string[]): PatchResult {
   if (reply.status === 204 || reply.body.length === 0) return { updated: keys, failed: [] };
   const data = Fields.of(reply, parseEnvelope(reply).data, 'data');
   const failedRaw = Array.isArray(data.rec.failed) ? data.rec.failed : [];
-  const failed = failedRaw.filter(isRec).map((f) => ({ property: String(f.property ?? ''), error: String(f.error ?? '') }));
+  const failed = failedRaw
+    .filter(isRec)
+    .map((f) => ({ property: String(f.property ?? ''), error: String(f.error ?? '') }));
   return { updated: data.strings('updated', []), failed };
 }
 
@@ -98,7 +138,10 @@ export function scopeQuery(opts: PropertyOptions, write: boolean): Array<[string
     throw new WorkbenchUsageError('INVALID_ARGUMENT', "property scope 'all' is for reading; write to 'node' or 'data'");
   }
   if (opts.scope !== undefined && !['all', 'node', 'data'].includes(opts.scope)) {
-    throw new WorkbenchUsageError('INVALID_ARGUMENT', `property scope '${String(opts.scope)}' is not one of all, node, data`);
+    throw new WorkbenchUsageError(
+      'INVALID_ARGUMENT',
+      `property scope '${String(opts.scope)}' is not one of all, node, data`,
+    );
   }
   return [
     ['property_scope', opts.scope],

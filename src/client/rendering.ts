@@ -14,7 +14,8 @@ export class Rendering {
 
   /** Redraws the render windows: all (default), only 2D or only 3D. */
   async update(target: UpdateTarget = 'all', call?: CallOptions): Promise<void> {
-    if (!['all', '2d', '3d'].includes(target)) throw invalid(`update target must be 'all', '2d' or '3d', got '${String(target)}'`);
+    if (!['all', '2d', '3d'].includes(target))
+      throw invalid(`update target must be 'all', '2d' or '3d', got '${String(target)}'`);
     await this.t.send({ method: 'POST', path: '/rendering/update', json: { type: target }, call });
   }
 
@@ -34,7 +35,12 @@ export class Rendering {
 
   /** Moves the crosshair of the standard editor to world coordinates (mm). */
   async setSelectedPosition(position: Vec3, call?: CallOptions): Promise<void> {
-    await this.t.send({ method: 'PUT', path: '/rendering/selected-position', json: { position: positionBody(position) }, call });
+    await this.t.send({
+      method: 'PUT',
+      path: '/rendering/selected-position',
+      json: { position: positionBody(position) },
+      call,
+    });
   }
 
   async time(call?: CallOptions): Promise<SelectedTime> {
@@ -47,7 +53,8 @@ export class Rendering {
     const hasMs = target.timepoint_ms !== undefined;
     const hasStep = target.timestep !== undefined;
     if (hasMs === hasStep) throw invalid('give exactly one of timepoint_ms or timestep');
-    if (hasMs && !Number.isFinite(target.timepoint_ms)) throw invalid(`timepoint_ms must be a finite number, got ${target.timepoint_ms}`);
+    if (hasMs && !Number.isFinite(target.timepoint_ms))
+      throw invalid(`timepoint_ms must be a finite number, got ${target.timepoint_ms}`);
     if (hasStep && !(Number.isInteger(target.timestep) && (target.timestep ?? -1) >= 0)) {
       throw invalid(`timestep must be a zero-based integer, got ${target.timestep}`);
     }

@@ -98,7 +98,12 @@ export class Transport {
   constructor(opts: TransportOptions) {
     this.root = parseRoot(opts.url);
     const token = opts.token === '' ? undefined : opts.token;
-    if (token !== undefined && this.root.protocol === 'http:' && !isLoopback(this.root.hostname) && opts.allowInsecureToken !== true) {
+    if (
+      token !== undefined &&
+      this.root.protocol === 'http:' &&
+      !isLoopback(this.root.hostname) &&
+      opts.allowInsecureToken !== true
+    ) {
       throw new WorkbenchUsageError(
         'INSECURE_TOKEN',
         `refusing to send the API token in cleartext to ${this.root.host} over http://; use https://, a loopback address, or pass allowInsecureToken: true if the network is trusted`,
@@ -127,7 +132,11 @@ export class Transport {
     const url = `${this.url}${path}${query ? `?${query}` : ''}`;
     const timeoutMs = spec.call?.timeoutMs ?? this.timeoutMs;
     checkTimeout(timeoutMs, 'timeoutMs');
-    const headers: Record<string, string> = { 'user-agent': `wbplay/${VERSION}`, accept: 'application/json', ...spec.headers };
+    const headers: Record<string, string> = {
+      'user-agent': `wbplay/${VERSION}`,
+      accept: 'application/json',
+      ...spec.headers,
+    };
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`;
     let body: string | Uint8Array | Readable | undefined = spec.body;
     if (spec.json !== undefined) {
@@ -139,7 +148,13 @@ export class Transport {
     const started = performance.now();
     let status: number | null = null;
     try {
-      const res = await request(url, { method: spec.method, headers, body: body ?? null, dispatcher: this.#dispatcher, signal: deadline.signal });
+      const res = await request(url, {
+        method: spec.method,
+        headers,
+        body: body ?? null,
+        dispatcher: this.#dispatcher,
+        signal: deadline.signal,
+      });
       status = res.statusCode;
       const ok = status >= 200 && status <= 299;
       // The deadline stays armed while the body arrives: it bounds headers and body together.
@@ -147,11 +162,20 @@ export class Transport {
       const announced = declaredLength(res.headers['content-length']);
       if (ok && announced !== null && announced > limit.maxBytes) {
         res.body.destroy();
-        throw tooLarge(target, status, `announces ${announced} bytes, more than the ${formatBytes(limit.maxBytes)} the client keeps for ${limit.what}; it was not read`);
+        throw tooLarge(
+          target,
+          status,
+          `announces ${announced} bytes, more than the ${formatBytes(limit.maxBytes)} the client keeps for ${limit.what}; it was not read`,
+        );
       }
       // Of an error answer only the start is kept; its status still says what happened.
       const { bytes, cut } = await readAnswerBody(res.body, limit.maxBytes);
-      if (ok && cut) throw tooLarge(target, status, `goes on past ${formatBytes(limit.maxBytes)}, the most the client keeps for ${limit.what}; it was not read further`);
+      if (ok && cut)
+        throw tooLarge(
+          target,
+          status,
+          `goes on past ${formatBytes(limit.maxBytes)}, the most the client keeps for ${limit.what}; it was not read further`,
+        );
       const reply: Reply = { status, headers: res.headers, body: bytes, target };
       if (!ok) throw apiErrorFrom(status, res.headers, bytes, target);
       this.#emit(target, query, status, started, null);
@@ -171,10 +195,23 @@ export class Transport {
     await this.#dispatcher.close();
   }
 
-  #emit(target: RequestTarget, query: string, status: number | null, started: number, error: WorkbenchError | null): void {
+  #emit(
+    target: RequestTarget,
+    query: string,
+    status: number | null,
+    started: number,
+    error: WorkbenchError | null,
+  ): void {
     if (!this.#onExchange) return;
     try {
-      this.#onExchange({ method: target.method, path: target.path, query, status, durationMs: performance.now() - started, error });
+      this.#onExchange({
+        method: target.method,
+        path: target.path,
+        query,
+        status,
+        durationMs: performance.now() - started,
+        error,
+      });
     } catch {
       // An observer must not change the outcome of the call it observes.
     }
@@ -235,7 +272,12 @@ class Deadline {
 }
 
 function tooLarge(target: RequestTarget, status: number, what: string): WorkbenchProtocolError {
-  return new WorkbenchProtocolError(`${target.method} ${target.path}: the answer ${what}`, target, status, 'RESPONSE_TOO_LARGE');
+  return new WorkbenchProtocolError(
+    `${target.method} ${target.path}: the answer ${what}`,
+    target,
+    status,
+    'RESPONSE_TOO_LARGE',
+  );
 }
 
 function parseRoot(raw: string): URL {
@@ -243,15 +285,25 @@ function parseRoot(raw: string): URL {
   try {
     u = new URL(raw);
   } catch {
-    throw new WorkbenchUsageError('INVALID_URL', `'${raw}' is not a URL; give the workbench root such as http://localhost:8080`);
+    throw new WorkbenchUsageError(
+      'INVALID_URL',
+      `'${raw}' is not a URL; give the workbench root such as http://localhost:8080`,
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new WorkbenchUsageError('INVALID_URL', `'${raw}' uses ${u.protocol}; the workbench speaks http:// or https://`);
+    throw new WorkbenchUsageError(
+      'INVALID_URL',
+      `'${raw}' uses ${u.protocol}; the workbench speaks http:// or https://`,
+    );
   }
   if (u.username || u.password) {
-    throw new WorkbenchUsageError('INVALID_URL', 'credentials in the URL are not supported; pass the API token as the token option');
+    throw new WorkbenchUsageError(
+      'INVALID_URL',
+      'credentials in the URL are not supported; pass the API token as the token option',
+    );
   }
-  if (u.search || u.hash) throw new WorkbenchUsageError('INVALID_URL', `'${u.origin}${u.pathname}' must not carry a query or fragment`);
+  if (u.search || u.hash)
+    throw new WorkbenchUsageError('INVALID_URL', `'${u.origin}${u.pathname}' must not carry a query or fragment`);
   // The client adds /api/v1 itself; a root given with the prefix already is accepted as well.
   const path = u.pathname.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
   return new URL(`${u.origin}${path}`);

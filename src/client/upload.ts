@@ -70,7 +70,10 @@ export async function statFile(path: string): Promise<{ size: number }> {
   try {
     st = await stat(path);
   } catch {
-    throw new WorkbenchUsageError('FILE_NOT_FOUND', `${path}: no such file; check the path (relative paths are taken from ${process.cwd()})`);
+    throw new WorkbenchUsageError(
+      'FILE_NOT_FOUND',
+      `${path}: no such file; check the path (relative paths are taken from ${process.cwd()})`,
+    );
   }
   if (!st.isFile()) throw new WorkbenchUsageError('FILE_NOT_FOUND', `${path}: not a regular file`);
   return { size: st.size };

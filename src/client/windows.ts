@@ -1,13 +1,32 @@
 import { cameraBody } from './camera.js';
 import { WorkbenchUsageError } from './errors.js';
 import { nodePath } from './node-creation.js';
-import { camera, Fields, mxnCellSummary, parseEnvelope, parseJson, selectedPosition, selectedSlice, windowSummary } from './parse.js';
+import {
+  camera,
+  Fields,
+  mxnCellSummary,
+  parseEnvelope,
+  parseJson,
+  selectedPosition,
+  selectedSlice,
+  windowSummary,
+} from './parse.js';
 import { patchResult, propPath, type PatchResult } from './properties.js';
 import { positionBody } from './rendering.js';
 import { captureScreenshot } from './screenshot.js';
 import type { CallOptions, Reply, Transport } from './transport.js';
 import type {
-  Camera, CameraPatch, EditorAlias, MxnCellSummary, Screenshot, ScreenshotOptions, SelectedPosition, SelectedSlice, Vec3, WindowKind, WindowSummary,
+  Camera,
+  CameraPatch,
+  EditorAlias,
+  MxnCellSummary,
+  Screenshot,
+  ScreenshotOptions,
+  SelectedPosition,
+  SelectedSlice,
+  Vec3,
+  WindowKind,
+  WindowSummary,
 } from '../api/wire.js';
 
 export type StdMultiWindowId = 'axial' | 'sagittal' | 'coronal' | '3d';
@@ -80,7 +99,8 @@ export abstract class RenderWindow {
   /** The server clamps an out-of-range step instead of failing. */
   async setSelectedSlice(step: number, call?: CallOptions): Promise<void> {
     this.#sliceApplies();
-    if (!Number.isInteger(step) || step < 0) throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: a slice step is an integer >= 0, got ${step}`);
+    if (!Number.isInteger(step) || step < 0)
+      throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: a slice step is an integer >= 0, got ${step}`);
     await this.send({ method: 'PUT', path: `${this.path}/selected-slice`, json: { step }, call });
   }
 
@@ -97,39 +117,70 @@ export abstract class RenderWindow {
   }
 
   async setNodeVisible(uid: string, visible: boolean, call?: CallOptions): Promise<PatchResult> {
-    if (typeof visible !== 'boolean') throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: visible must be true or false`);
+    if (typeof visible !== 'boolean')
+      throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: visible must be true or false`);
     return this.#writeNodeProperty(uid, { visible }, call);
   }
 
   /** Stack order of `uid` in this window (higher is drawn on top). */
   async nodeLayer(uid: string, call?: CallOptions): Promise<number> {
     const v = await this.#readNodeProperty(uid, 'layer', call);
-    if (typeof v.value !== 'number' || !Number.isInteger(v.value)) throw v.fields.fail(`layer of node ${uid} in ${this.name} is not an integer`);
+    if (typeof v.value !== 'number' || !Number.isInteger(v.value))
+      throw v.fields.fail(`layer of node ${uid} in ${this.name} is not an integer`);
     return v.value;
   }
 
   async setNodeLayer(uid: string, layer: number, call?: CallOptions): Promise<PatchResult> {
-    if (!Number.isInteger(layer)) throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: a layer is an integer, got ${layer}`);
+    if (!Number.isInteger(layer))
+      throw new WorkbenchUsageError('INVALID_ARGUMENT', `${this.name}: a layer is an integer, got ${layer}`);
     return this.#writeNodeProperty(uid, { layer }, call);
   }
 
   // Node scope on read as well as write, so a data-scope property of the same name cannot shadow the per-window value.
-  async #readNodeProperty(uid: string, key: string, call: CallOptions | undefined): Promise<{ value: unknown; fields: Fields }> {
+  async #readNodeProperty(
+    uid: string,
+    key: string,
+    call: CallOptions | undefined,
+  ): Promise<{ value: unknown; fields: Fields }> {
     nodePath(uid);
-    const reply = await this.send({ method: 'GET', path: propPath(uid, key), query: [['property_scope', 'node'], ['context', this.context]], call });
+    const reply = await this.send({
+      method: 'GET',
+      path: propPath(uid, key),
+      query: [
+        ['property_scope', 'node'],
+        ['context', this.context],
+      ],
+      call,
+    });
     const fields = Fields.of(reply, parseEnvelope(reply).data, 'data');
     return { value: fields.rec[key], fields };
   }
 
-  async #writeNodeProperty(uid: string, values: Record<string, unknown>, call: CallOptions | undefined): Promise<PatchResult> {
+  async #writeNodeProperty(
+    uid: string,
+    values: Record<string, unknown>,
+    call: CallOptions | undefined,
+  ): Promise<PatchResult> {
     nodePath(uid);
-    const reply = await this.send({ method: 'PATCH', path: propPath(uid), query: [['property_scope', 'node'], ['context', this.context]], json: values, call });
+    const reply = await this.send({
+      method: 'PATCH',
+      path: propPath(uid),
+      query: [
+        ['property_scope', 'node'],
+        ['context', this.context],
+      ],
+      json: values,
+      call,
+    });
     return patchResult(reply, Object.keys(values));
   }
 
   #sliceApplies(): void {
     if (this.kind === '3d') {
-      throw new WorkbenchUsageError('NOT_APPLICABLE', `${this.name}: the 3D window has no selected slice; move the crosshair with the selected position instead`);
+      throw new WorkbenchUsageError(
+        'NOT_APPLICABLE',
+        `${this.name}: the 3D window has no selected slice; move the crosshair with the selected position instead`,
+      );
     }
   }
 }
@@ -140,7 +191,10 @@ export class StdMultiWindow extends RenderWindow {
 
   constructor(t: Transport, id: StdMultiWindowId) {
     if (!(id in STDMULTI_RENDERERS)) {
-      throw new WorkbenchUsageError('INVALID_WINDOW_ID', `'${String(id)}' is not a window of the standard editor; use axial, sagittal, coronal or 3d`);
+      throw new WorkbenchUsageError(
+        'INVALID_WINDOW_ID',
+        `'${String(id)}' is not a window of the standard editor; use axial, sagittal, coronal or 3d`,
+      );
     }
     super(t, 'stdmulti', id);
     this.kind = id === '3d' ? '3d' : '2d';
@@ -170,7 +224,10 @@ export class MxnCell extends RenderWindow {
     private readonly layout: LayoutGeneration,
   ) {
     if (typeof id !== 'string' || !MXN_CELL_ID.test(id)) {
-      throw new WorkbenchUsageError('INVALID_WINDOW_ID', `'${String(id)}' is not an MxN cell id; cell ids look like mxn__widget0 (<editor>__<name>)`);
+      throw new WorkbenchUsageError(
+        'INVALID_WINDOW_ID',
+        `'${String(id)}' is not an MxN cell id; cell ids look like mxn__widget0 (<editor>__<name>)`,
+      );
     }
     super(t, 'mxn', id);
     this.context = id;
@@ -183,7 +240,10 @@ export class MxnCell extends RenderWindow {
 
   protected override check(): void {
     if (this.stale) {
-      throw new WorkbenchUsageError('STALE_WINDOW', `${this.name}: the MxN layout was replaced after this handle was obtained; get the cell again from the editor`);
+      throw new WorkbenchUsageError(
+        'STALE_WINDOW',
+        `${this.name}: the MxN layout was replaced after this handle was obtained; get the cell again from the editor`,
+      );
     }
   }
 
@@ -200,6 +260,11 @@ export class MxnCell extends RenderWindow {
   /** Selects the slice through `position` in this cell only. */
   async setSelectedPosition(position: Vec3, call?: CallOptions): Promise<void> {
     this.check();
-    await this.send({ method: 'PUT', path: `${this.path}/selected-position`, json: { position: positionBody(position) }, call });
+    await this.send({
+      method: 'PUT',
+      path: `${this.path}/selected-position`,
+      json: { position: positionBody(position) },
+      call,
+    });
   }
 }

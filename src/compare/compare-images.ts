@@ -5,7 +5,15 @@ import { markDifferences } from './pixel-diff.js';
 import { listChunks } from '../image/png-chunks.js';
 import { decodePng, readHeader } from '../image/png-decode.js';
 import { encodeIndexedPng } from '../image/png-encode.js';
-import { checkRect, describeMeasure, globalTolerance, regionTolerance, withinTolerance, type RegionOptions, type Tolerance } from './tolerance.js';
+import {
+  checkRect,
+  describeMeasure,
+  globalTolerance,
+  regionTolerance,
+  withinTolerance,
+  type RegionOptions,
+  type Tolerance,
+} from './tolerance.js';
 
 /** PNG bytes, or pixels already decoded. */
 export type ImageInput = Uint8Array | RgbaImage;
@@ -87,7 +95,11 @@ async function toImage(input: ImageInput, label: string): Promise<RgbaImage> {
  * Compares a capture with its expected image under a tolerance. Differences are a result, not
  * an error: only unreadable input or invalid options throw (CompareError).
  */
-export async function compareImages(actual: ImageInput, expected: ImageInput, options: CompareOptions = {}): Promise<Comparison> {
+export async function compareImages(
+  actual: ImageInput,
+  expected: ImageInput,
+  options: CompareOptions = {},
+): Promise<Comparison> {
   const tolerance = globalTolerance(options);
   const regionSpecs = options.regions ?? [];
   const regionTolerances = regionSpecs.map((r, i) => regionTolerance(r, i, tolerance));
@@ -99,7 +111,13 @@ export async function compareImages(actual: ImageInput, expected: ImageInput, op
     const size = headerSize(actual);
     const total = size ? size.width * size.height : 0;
     return {
-      pass: true, kind: 'identical', diffPixels: 0, diffRatio: 0, totalPixels: total, tolerance, regions: [],
+      pass: true,
+      kind: 'identical',
+      diffPixels: 0,
+      diffRatio: 0,
+      totalPixels: total,
+      tolerance,
+      regions: [],
       ...(size ? { actualSize: size, expectedSize: size } : {}),
       message: 'images are byte-identical',
     };
@@ -116,8 +134,15 @@ export async function compareImages(actual: ImageInput, expected: ImageInput, op
     const pe = padTo(e, width, height);
     const diffPixels = markDifferences(pe, padTo(a, width, height), { x: 0, y: 0, width, height }, judge, marks);
     const result: Comparison = {
-      pass: false, kind: 'size-mismatch', diffPixels, diffRatio: diffPixels / (width * height), totalPixels: width * height,
-      tolerance, regions: [], actualSize, expectedSize,
+      pass: false,
+      kind: 'size-mismatch',
+      diffPixels,
+      diffRatio: diffPixels / (width * height),
+      totalPixels: width * height,
+      tolerance,
+      regions: [],
+      actualSize,
+      expectedSize,
       message: `image sizes differ: actual ${formatSize(actualSize)}, expected ${formatSize(expectedSize)}`,
     };
     return withDiff(result, pe, marks, undefined, options);
@@ -135,7 +160,8 @@ export async function compareImages(actual: ImageInput, expected: ImageInput, op
     const rect = regionRects[i];
     const own = regionTolerances[i]!;
     if (!rect || own.threshold === tolerance.threshold) continue;
-    for (let y = rect.y; y < rect.y + rect.height; y++) marks.fill(0, y * width + rect.x, y * width + rect.x + rect.width);
+    for (let y = rect.y; y < rect.y + rect.height; y++)
+      marks.fill(0, y * width + rect.x, y * width + rect.x + rect.width);
     markDifferences(e, a, rect, { ...judge, threshold: own.threshold }, marks);
   }
 
@@ -155,13 +181,25 @@ export async function compareImages(actual: ImageInput, expected: ImageInput, op
   }));
   const pass = outside.pass && regions.every((r) => r.pass);
   const kind: ComparisonKind = identical ? 'identical' : pass ? 'within-tolerance' : 'different';
-  const parts = regionSpecs.length === 0
-    ? [outside.message]
-    : [`outside regions: ${outside.message}`, ...regions.map((r) => `${r.name} (${r.rect.x},${r.rect.y} ${formatSize(r.rect)}): ${r.message}`)];
+  const parts =
+    regionSpecs.length === 0
+      ? [outside.message]
+      : [
+          `outside regions: ${outside.message}`,
+          ...regions.map((r) => `${r.name} (${r.rect.x},${r.rect.y} ${formatSize(r.rect)}): ${r.message}`),
+        ];
   const shown = pass ? parts : parts.filter((_, i) => !(i === 0 ? outside.pass : regions[i - 1]!.pass));
   const result: Comparison = {
-    pass, kind, diffPixels, totalPixels, diffRatio: totalPixels === 0 ? 0 : diffPixels / totalPixels,
-    tolerance, ...(regionSpecs.length > 0 ? { outside } : {}), regions, actualSize, expectedSize,
+    pass,
+    kind,
+    diffPixels,
+    totalPixels,
+    diffRatio: totalPixels === 0 ? 0 : diffPixels / totalPixels,
+    tolerance,
+    ...(regionSpecs.length > 0 ? { outside } : {}),
+    regions,
+    actualSize,
+    expectedSize,
     message: identical ? 'images are pixel-identical' : shown.join('; '),
   };
   return pass ? result : withDiff(result, e, marks, ignored, options);
@@ -185,7 +223,12 @@ function area(counts: { diff: number; total: number }, tolerance: Tolerance): Ar
  */
 function tally(marks: Uint32Array, width: number, height: number, regions: Array<Rect | undefined>, masks: Rect[]) {
   const MASKED = 0xffff;
-  if (regions.length >= MASKED) throw new CompareError('BAD_OPTIONS', `image comparison: ${regions.length} regions are too many`, 'use fewer regions');
+  if (regions.length >= MASKED)
+    throw new CompareError(
+      'BAD_OPTIONS',
+      `image comparison: ${regions.length} regions are too many`,
+      'use fewer regions',
+    );
   const owner = new Uint16Array(width * height);
   const fill = (r: Rect, value: number) => {
     for (let y = r.y; y < r.y + r.height; y++) owner.fill(value, y * width + r.x, y * width + r.x + r.width);
@@ -207,11 +250,20 @@ function tally(marks: Uint32Array, width: number, height: number, regions: Array
   return { areas, ignored };
 }
 
-async function withDiff(result: Comparison, expected: RgbaImage, marks: Uint32Array, ignored: Uint8Array | undefined, options: CompareOptions): Promise<Comparison> {
+async function withDiff(
+  result: Comparison,
+  expected: RgbaImage,
+  marks: Uint32Array,
+  ignored: Uint8Array | undefined,
+  options: CompareOptions,
+): Promise<Comparison> {
   const form = options.diff ?? 'png';
   if (form === 'none') return result;
   const picture = drawDiff(expected, marks, ignored);
   // The diff is looked at, not archived: a low zlib level keeps failing runs fast.
   if (form === 'rgba') return { ...result, diff: diffToRgba(picture) };
-  return { ...result, diff: await encodeIndexedPng(picture.width, picture.height, picture.indices, picture.palette, 1) };
+  return {
+    ...result,
+    diff: await encodeIndexedPng(picture.width, picture.height, picture.indices, picture.palette, 1),
+  };
 }

@@ -60,7 +60,7 @@ export function drawDiff(expected: RgbaImage, marks: Uint32Array, ignored?: Uint
     let level: number;
     if (a === 255) {
       // Luma weights scaled to sum 1023 (306 + 600 + 117) over 255: integers only.
-      level = OPAQUE_LEVEL[(data[p]! * 306 + data[p + 1]! * 600 + data[p + 2]! * 117) / 255 | 0]!;
+      level = OPAQUE_LEVEL[((data[p]! * 306 + data[p + 1]! * 600 + data[p + 2]! * 117) / 255) | 0]!;
     } else {
       level = backdropLevel(data[p]! * 0.29889531 + data[p + 1]! * 0.58662247 + data[p + 2]! * 0.11448223, a);
     }

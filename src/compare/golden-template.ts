@@ -34,7 +34,9 @@ export function goldenPath(template: GoldenTemplate, facts: GoldenFacts): string
     engine_version: facts.engineVersion || 'unknown',
     platform: process.platform,
   };
-  const filled = template.pattern.replace(/\{([a-z_]+)\}/g, (whole, key: string) => (key in values ? segment(values[key as keyof typeof values]) : whole));
+  const filled = template.pattern.replace(/\{([a-z_]+)\}/g, (whole, key: string) =>
+    key in values ? segment(values[key as keyof typeof values]) : whole,
+  );
   const withExt = extname(filled) === '' ? `${filled}.png` : filled;
   return isAbsolute(withExt) ? withExt : resolve(template.base, withExt);
 }

@@ -34,7 +34,11 @@ async function readGolden(path: string): Promise<Uint8Array | undefined> {
     return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new CompareError('FILE_ERROR', `cannot read the golden ${path}: ${(error as Error).message}`, 'check the file permissions of the goldens folder');
+    throw new CompareError(
+      'FILE_ERROR',
+      `cannot read the golden ${path}: ${(error as Error).message}`,
+      'check the file permissions of the goldens folder',
+    );
   }
 }
 
@@ -42,7 +46,11 @@ async function write(path: string, bytes: Uint8Array): Promise<void> {
   try {
     await writeFileAtomic(path, bytes);
   } catch (error) {
-    throw new CompareError('FILE_ERROR', `cannot write ${path}: ${(error as Error).message}`, 'check that the folder is writable and the disk is not full');
+    throw new CompareError(
+      'FILE_ERROR',
+      `cannot write ${path}: ${(error as Error).message}`,
+      'check that the folder is writable and the disk is not full',
+    );
   }
 }
 
@@ -61,36 +69,59 @@ export async function checkGolden(check: GoldenCheck): Promise<GoldenOutcome> {
       const actual = join(outputDir, `${name}-actual.png`);
       await write(actual, actualPng);
       return {
-        status: 'failed', artefacts: { actual },
+        status: 'failed',
+        artefacts: { actual },
         notice: `golden ${goldenPath} is missing; in CI it is never recorded implicitly. Record it locally and commit it, or run with --update-goldens=missing`,
       };
     }
     if (update === 'none') {
       const actual = join(outputDir, `${name}-actual.png`);
       await write(actual, actualPng);
-      return { status: 'failed', artefacts: { actual }, notice: `golden ${goldenPath} is missing and --update-goldens=none; the capture is in ${actual}` };
+      return {
+        status: 'failed',
+        artefacts: { actual },
+        notice: `golden ${goldenPath} is missing and --update-goldens=none; the capture is in ${actual}`,
+      };
     }
     await write(goldenPath, actualPng);
-    return { status: 'written', artefacts: {}, notice: `golden ${goldenPath} was missing and has been written from this capture; review and commit it` };
+    return {
+      status: 'written',
+      artefacts: {},
+      notice: `golden ${goldenPath} was missing and has been written from this capture; review and commit it`,
+    };
   }
 
   let comparison: Comparison;
   try {
     comparison = await compareImages(actualPng, golden, check.options);
   } catch (error) {
-    if (!(error instanceof CompareError) || error.code !== 'BAD_PNG' || !/expected image/.test(error.message)) throw error;
+    if (!(error instanceof CompareError) || error.code !== 'BAD_PNG' || !/expected image/.test(error.message))
+      throw error;
     // A damaged golden is replaced only when every golden is being rewritten.
     if (update === 'all') {
       await write(goldenPath, actualPng);
-      return { status: 'updated', artefacts: {}, notice: `golden ${goldenPath} was not a readable PNG and has been rewritten` };
+      return {
+        status: 'updated',
+        artefacts: {},
+        notice: `golden ${goldenPath} was not a readable PNG and has been rewritten`,
+      };
     }
-    throw new CompareError('BAD_PNG', `golden ${goldenPath}: ${error.message}`, 'restore it from version control, or delete it and record it again with --update-goldens=missing');
+    throw new CompareError(
+      'BAD_PNG',
+      `golden ${goldenPath}: ${error.message}`,
+      'restore it from version control, or delete it and record it again with --update-goldens=missing',
+    );
   }
   const rewrite = update === 'all' || (update === 'changed' && !comparison.pass);
   if (rewrite) {
     // `all` rewrites even byte-identical goldens only when the bytes differ; an equal file is left untouched.
     if (comparison.kind !== 'identical' || !Buffer.from(golden).equals(actualPng)) await write(goldenPath, actualPng);
-    return { status: 'updated', comparison, artefacts: {}, notice: `golden ${goldenPath} updated (${comparison.message})` };
+    return {
+      status: 'updated',
+      comparison,
+      artefacts: {},
+      notice: `golden ${goldenPath} updated (${comparison.message})`,
+    };
   }
   if (comparison.pass) return { status: 'passed', comparison, artefacts: {} };
 

@@ -45,7 +45,13 @@ const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
  * tiles holding such pixels, each padded by two pixels of context. Both images must have the
  * same size and 4-byte aligned data.
  */
-export function markDifferences(expected: RgbaImage, actual: RgbaImage, area: Rect, judge: PixelJudge, marks: Uint32Array): number {
+export function markDifferences(
+  expected: RgbaImage,
+  actual: RgbaImage,
+  area: Rect,
+  judge: PixelJudge,
+  marks: Uint32Array,
+): number {
   const { width, height } = expected;
   const tiles = hotTiles(expected, actual, area, negligibleChannelDelta(judge.threshold));
   if (tiles.length === 0) return 0;
@@ -72,20 +78,24 @@ function hotTiles(expected: RgbaImage, actual: RgbaImage, area: Rect, slack: num
   const xEnd = area.x + area.width;
   for (let y = area.y; y < area.y + area.height; y++) {
     const row = y * width;
-    if (e.compare(actual.data, (row + area.x) * 4, (row + xEnd) * 4, (row + area.x) * 4, (row + xEnd) * 4) === 0) continue;
-    const tileRow = (y / TILE | 0) * tilesX;
+    if (e.compare(actual.data, (row + area.x) * 4, (row + xEnd) * 4, (row + area.x) * 4, (row + xEnd) * 4) === 0)
+      continue;
+    const tileRow = ((y / TILE) | 0) * tilesX;
     for (let x = area.x; x < xEnd; x++) {
       const p = e32[row + x]!;
       const q = a32[row + x]!;
       if (p === q) continue;
       // Channels in memory order R, G, B, A are the word's bytes from the lowest (little-endian).
-      if (p >>> 24 !== 255 || q >>> 24 !== 255 ||
+      if (
+        p >>> 24 !== 255 ||
+        q >>> 24 !== 255 ||
         Math.abs((p & 255) - (q & 255)) > slack ||
         Math.abs(((p >>> 8) & 255) - ((q >>> 8) & 255)) > slack ||
-        Math.abs(((p >>> 16) & 255) - ((q >>> 16) & 255)) > slack) {
-        hot[tileRow + (x / TILE | 0)] = 1;
+        Math.abs(((p >>> 16) & 255) - ((q >>> 16) & 255)) > slack
+      ) {
+        hot[tileRow + ((x / TILE) | 0)] = 1;
         // The rest of this tile's row adds nothing: skip to the next tile.
-        x = Math.min(xEnd, (x / TILE | 0) * TILE + TILE) - 1;
+        x = Math.min(xEnd, ((x / TILE) | 0) * TILE + TILE) - 1;
       }
     }
   }
@@ -93,10 +103,15 @@ function hotTiles(expected: RgbaImage, actual: RgbaImage, area: Rect, slack: num
   hot.forEach((h, i) => {
     if (h === 0) return;
     const x = (i % tilesX) * TILE;
-    const y = (i / tilesX | 0) * TILE;
+    const y = ((i / tilesX) | 0) * TILE;
     const x0 = Math.max(x, area.x);
     const y0 = Math.max(y, area.y);
-    tiles.push({ x: x0, y: y0, width: Math.min(x + TILE, xEnd) - x0, height: Math.min(y + TILE, area.y + area.height) - y0 });
+    tiles.push({
+      x: x0,
+      y: y0,
+      width: Math.min(x + TILE, xEnd) - x0,
+      height: Math.min(y + TILE, area.y + area.height) - y0,
+    });
   });
   return tiles;
 }
@@ -104,7 +119,12 @@ function hotTiles(expected: RgbaImage, actual: RgbaImage, area: Rect, slack: num
 function padded(tile: Rect, width: number, height: number): Rect {
   const x = Math.max(0, tile.x - CONTEXT);
   const y = Math.max(0, tile.y - CONTEXT);
-  return { x, y, width: Math.min(width, tile.x + tile.width + CONTEXT) - x, height: Math.min(height, tile.y + tile.height + CONTEXT) - y };
+  return {
+    x,
+    y,
+    width: Math.min(width, tile.x + tile.width + CONTEXT) - x,
+    height: Math.min(height, tile.y + tile.height + CONTEXT) - y,
+  };
 }
 
 /*
@@ -129,7 +149,14 @@ function judgeWhole(expected: RgbaImage, actual: RgbaImage, area: Rect, judge: P
   const { width, height } = expected;
   if (area.width === width && area.height === height) {
     // The marks are pixelmatch's own mask output: no copy, and its count is the answer.
-    return pixelmatch(expected.data, actual.data, new Uint8Array(marks.buffer, marks.byteOffset, marks.byteLength), width, height, options(judge));
+    return pixelmatch(
+      expected.data,
+      actual.data,
+      new Uint8Array(marks.buffer, marks.byteOffset, marks.byteLength),
+      width,
+      height,
+      options(judge),
+    );
   }
   const out = new Uint8Array(width * height * 4);
   pixelmatch(expected.data, actual.data, out, width, height, options(judge));
@@ -150,7 +177,14 @@ function judgeWhole(expected: RgbaImage, actual: RgbaImage, area: Rect, judge: P
 /** Scratch buffers for the crops, reused: hundreds of small allocations per comparison cost more than the judging. */
 const scratch = { e: new Uint32Array(0), a: new Uint32Array(0), out: new Uint32Array(0) };
 
-function judgeCrop(expected: RgbaImage, actual: RgbaImage, crop: Rect, tile: Rect, judge: PixelJudge, marks: Uint32Array): number {
+function judgeCrop(
+  expected: RgbaImage,
+  actual: RgbaImage,
+  crop: Rect,
+  tile: Rect,
+  judge: PixelJudge,
+  marks: Uint32Array,
+): number {
   const width = expected.width;
   const size = crop.width * crop.height;
   if (scratch.e.length < size) {

@@ -23,7 +23,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * progressive render, a late reinit) is not compared half-drawn. Bounded by `timeoutMs`; a
  * capture that fails ends the wait with its own error.
  */
-export async function captureStable(capture: () => Promise<Uint8Array>, options: StableOptions): Promise<StableCapture> {
+export async function captureStable(
+  capture: () => Promise<Uint8Array>,
+  options: StableOptions,
+): Promise<StableCapture> {
   const deadline = Date.now() + options.timeoutMs;
   let last = await capture();
   let captures = 1;

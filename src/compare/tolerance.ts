@@ -34,15 +34,21 @@ function checkCount(where: string, name: string, value: number | undefined): voi
 
 export function checkRect(where: string, rect: Rect): void {
   for (const key of ['x', 'y'] as const) {
-    if (!Number.isInteger(rect[key]) || rect[key] < 0) throw bad(where, `${key} must be a whole number of 0 or more, got ${String(rect[key])}`);
+    if (!Number.isInteger(rect[key]) || rect[key] < 0)
+      throw bad(where, `${key} must be a whole number of 0 or more, got ${String(rect[key])}`);
   }
   for (const key of ['width', 'height'] as const) {
-    if (!Number.isInteger(rect[key]) || rect[key] <= 0) throw bad(where, `${key} must be a whole number above 0, got ${String(rect[key])}`);
+    if (!Number.isInteger(rect[key]) || rect[key] <= 0)
+      throw bad(where, `${key} must be a whole number above 0, got ${String(rect[key])}`);
   }
 }
 
 /** The global tolerance from the options: the threshold defaults to 0.1, no limit means no differing pixel is allowed. */
-export function globalTolerance(options: { threshold?: number; maxDiffPixels?: number; maxDiffRatio?: number }): Tolerance {
+export function globalTolerance(options: {
+  threshold?: number;
+  maxDiffPixels?: number;
+  maxDiffRatio?: number;
+}): Tolerance {
   checkUnit('image comparison', 'threshold', options.threshold);
   checkCount('image comparison', 'max_diff_pixels', options.maxDiffPixels);
   checkUnit('image comparison', 'max_diff_ratio', options.maxDiffRatio);

@@ -51,7 +51,12 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     return;
   }
   if (!isStepKind(kindWord)) {
-    session.error('UNKNOWN_STEP', `unknown step kind \`${kindWord}\``, suggestion(kindWord, STEP_KINDS, `the step kinds are ${STEP_KINDS.join(', ')}`), source.span(keyStart, keyEnd));
+    session.error(
+      'UNKNOWN_STEP',
+      `unknown step kind \`${kindWord}\``,
+      suggestion(kindWord, STEP_KINDS, `the step kinds are ${STEP_KINDS.join(', ')}`),
+      source.span(keyStart, keyEnd),
+    );
     return;
   }
   // Computed only when a message needs it: most steps have none.
@@ -80,7 +85,10 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
       (p) => !(unknownStudy && holdsPlaceholder(valueAt(raw, p.path))),
     );
     for (const p of problems) {
-      const span = !value || (p.path.length === 0 && p.code === 'MISSING_FIELD') ? kindSpan() : session.spanAt(source, value, p.path, p.onKey);
+      const span =
+        !value || (p.path.length === 0 && p.code === 'MISSING_FIELD')
+          ? kindSpan()
+          : session.spanAt(source, value, p.path, p.onKey);
       session.error(p.code, p.message, p.hint, span);
     }
     if (problems.length > 0) return;
@@ -116,35 +124,73 @@ function reportShape(session: Session, frame: Frame, item: YNode): void {
       session.error(
         'STEP_SHAPE',
         `a step has one key, its kind; \`${second.key}\` is a second key`,
-        kind ? `indent \`${second.key}:\` under \`${kind}:\`, or start a new step with \`- \`` : 'start each step with `- ` on its own line',
+        kind
+          ? `indent \`${second.key}:\` under \`${kind}:\`, or start a new step with \`- \``
+          : 'start each step with `- ` on its own line',
         source.span(second.keyRange.start, second.keyRange.end),
       );
       return;
     }
   }
-  session.error('STEP_SHAPE', 'a step must be a one-key map such as `- load: { file: ct.nrrd }`', 'write the step kind, a colon, then its fields', session.spanAt(source, item, [], false));
+  session.error(
+    'STEP_SHAPE',
+    'a step must be a one-key map such as `- load: { file: ct.nrrd }`',
+    'write the step kind, a colon, then its fields',
+    session.spanAt(source, item, [], false),
+  );
 }
 
-function inline(session: Session, frame: Frame, state: CaseState, args: IncludeArgs, span: PlanSpan, value: YNode | undefined, out: PlanStep[]): void {
+function inline(
+  session: Session,
+  frame: Frame,
+  state: CaseState,
+  args: IncludeArgs,
+  span: PlanSpan,
+  value: YNode | undefined,
+  out: PlanStep[],
+): void {
   const at = value ? session.spanAt(frame.file.source, value, ['file'], false) : undefined;
   if (frame.stack.includes(args.file)) {
-    const chain = [...frame.stack.slice(frame.stack.indexOf(args.file)), args.file].map((p) => p.split('/').pop()).join(' -> ');
-    session.error('INCLUDE_CYCLE', `include cycle: ${chain}`, 'a playbook cannot include itself, directly or through others', at);
+    const chain = [...frame.stack.slice(frame.stack.indexOf(args.file)), args.file]
+      .map((p) => p.split('/').pop())
+      .join(' -> ');
+    session.error(
+      'INCLUDE_CYCLE',
+      `include cycle: ${chain}`,
+      'a playbook cannot include itself, directly or through others',
+      at,
+    );
     return;
   }
   const file = session.load(args.file);
   if (!file) {
-    if (!session.options.checkFiles) session.error('FILE_NOT_FOUND', `cannot read the included playbook \`${args.file.split('/').pop()}\``, 'an include is needed to compile the plan, even without --check-files', at);
+    if (!session.options.checkFiles)
+      session.error(
+        'FILE_NOT_FOUND',
+        `cannot read the included playbook \`${args.file.split('/').pop()}\``,
+        'an include is needed to compile the plan, even without --check-files',
+        at,
+      );
     return;
   }
   if (!file.root) return;
   for (const key of ['foreach', 'workbench', ...POST_RUN_KEYS]) {
     const e = entry(file.root, key);
-    if (e) session.error('INCLUDE_SHAPE', `an included playbook cannot have \`${key}\``, `${key} belongs to the playbook that is run; move it there`, file.source.span(e.keyRange.start, e.keyRange.end));
+    if (e)
+      session.error(
+        'INCLUDE_SHAPE',
+        `an included playbook cannot have \`${key}\``,
+        `${key} belongs to the playbook that is run; move it there`,
+        file.source.span(e.keyRange.start, e.keyRange.end),
+      );
   }
   const vars = new Map<string, VarValue | typeof BROKEN>();
   const own = entry(file.root, 'vars')?.value;
-  const scopeOf = (): Scope => ({ vars, env: frame.scope.env, ...(frame.scope.study ? { study: frame.scope.study } : {}) });
+  const scopeOf = (): Scope => ({
+    vars,
+    env: frame.scope.env,
+    ...(frame.scope.study ? { study: frame.scope.study } : {}),
+  });
   if (own?.type === 'map') {
     for (const e of own.entries) {
       if (Object.prototype.hasOwnProperty.call(args.vars, e.key)) continue;
@@ -161,7 +207,12 @@ function inline(session: Session, frame: Frame, state: CaseState, args: IncludeA
   const ownDefaults = defaultsOf(entry(file.root, 'defaults')?.value, scopeOf(), () => undefined);
   const defaults: Record<string, Record<string, unknown>> = { ...frame.defaults };
   for (const [k, v] of Object.entries(ownDefaults)) defaults[k] = { ...(frame.defaults[k] ?? {}), ...v };
-  compileSteps(session, { file, scope: scopeOf(), defaults, stack: [...frame.stack, resolve(args.file)], via: [...frame.via, span] }, state, out);
+  compileSteps(
+    session,
+    { file, scope: scopeOf(), defaults, stack: [...frame.stack, resolve(args.file)], via: [...frame.via, span] },
+    state,
+    out,
+  );
 }
 
 const PLACEHOLDER = /^<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>$/;

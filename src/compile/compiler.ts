@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
-import { dedupeDiagnostics, PlaybookError, sortDiagnostics, type Diagnostic, type Span } from '../diagnostics/diagnostic.js';
+import {
+  dedupeDiagnostics,
+  PlaybookError,
+  sortDiagnostics,
+  type Diagnostic,
+  type Span,
+} from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
@@ -36,10 +42,19 @@ export interface CompileResult {
 /** Compiles a playbook file into its plan, or says everything that is wrong with it. */
 export function compilePlaybook(path: string, options: CompileOptions = {}): CompileResult {
   const checkOnly = options.checkOnly ?? false;
-  const session = new Session({ checkFiles: options.checkFiles ?? true, env: options.env ?? process.env, displayRoot: options.displayRoot ?? process.cwd(), checkOnly });
+  const session = new Session({
+    checkFiles: options.checkFiles ?? true,
+    env: options.env ?? process.env,
+    displayRoot: options.displayRoot ?? process.cwd(),
+    checkOnly,
+  });
   const plan = compileRoot(session, resolve(path), path, options.vars ?? {}, options.defaultVars ?? {});
   const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
-  return { ...(plan && diagnostics.length === 0 && !checkOnly ? { plan } : {}), diagnostics, sources: session.sources() };
+  return {
+    ...(plan && diagnostics.length === 0 && !checkOnly ? { plan } : {}),
+    diagnostics,
+    sources: session.sources(),
+  };
 }
 
 /** The plan of a playbook; throws a PlaybookError carrying every diagnostic when it is invalid. */
@@ -49,17 +64,31 @@ export function loadPlaybook(path: string, options: CompileOptions = {}): Plan {
   return result.plan;
 }
 
-function compileRoot(session: Session, abs: string, shown: string, cliVars: Readonly<Record<string, string>>, defaultVars: Readonly<Record<string, string>>): Plan | undefined {
+function compileRoot(
+  session: Session,
+  abs: string,
+  shown: string,
+  cliVars: Readonly<Record<string, string>>,
+  defaultVars: Readonly<Record<string, string>>,
+): Plan | undefined {
   const file = session.load(abs);
   if (!file) {
-    session.error('READ_ERROR', `cannot read the playbook \`${shown}\``, 'check that the file exists and is readable', undefined);
+    session.error(
+      'READ_ERROR',
+      `cannot read the playbook \`${shown}\``,
+      'check that the file exists and is readable',
+      undefined,
+    );
     return undefined;
   }
   const root = file.root;
   if (!root) return undefined;
   const env = session.options.env;
   const at = (node: YNode, path: (string | number)[]): Span => session.spanAt(file.source, node, path, false);
-  const onTemplate = (node: Parameters<Parameters<typeof expandNode>[2]>[0], p: Parameters<Parameters<typeof expandNode>[2]>[1]): void => {
+  const onTemplate = (
+    node: Parameters<Parameters<typeof expandNode>[2]>[0],
+    p: Parameters<Parameters<typeof expandNode>[2]>[1],
+  ): void => {
     if (!p.silent) session.error(p.code, p.message, p.hint, session.templateSpan(file.source, node, p));
   };
 
@@ -71,7 +100,10 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     for (const e of varsNode.entries) {
       let broken = false;
       const cli = cliVars[e.key];
-      const v = cli !== undefined ? textValue(fromWorkingDir(cli)) : expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
+      const v =
+        cli !== undefined
+          ? textValue(fromWorkingDir(cli))
+          : expandNode(e.value, scope, (n, p) => ((broken = true), onTemplate(n, p)));
       if (broken) vars.set(e.key, BROKEN);
       else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') vars.set(e.key, v);
     }
@@ -101,7 +133,13 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
   const writers = new Map<string, string>();
   const reported = new Set<string>();
   for (const study of studies) {
-    const state: CaseState = { aliases: new Set(), names: new Set(), layoutCells: undefined, inputs: new Set(), outputs: new Map() };
+    const state: CaseState = {
+      aliases: new Set(),
+      names: new Set(),
+      layoutCells: undefined,
+      inputs: new Set(),
+      outputs: new Map(),
+    };
     const caseScope: Scope = foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
     const steps: PlanStep[] = [];
     compileSteps(session, { file, scope: caseScope, defaults, stack: [abs], via: [] }, state, steps);
@@ -113,11 +151,23 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
         else if (other !== name && !reported.has(out)) {
           // One error per file: a path without ${study.name} would otherwise give one per study.
           reported.add(out);
-          session.error('OUTPUT_COLLISION', `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`, `put \${${foreach?.as ?? 'study'}.name} in the output path`, span());
+          session.error(
+            'OUTPUT_COLLISION',
+            `studies \`${other}\` and \`${name}\` both write \`${out.split('/').pop()}\` to the same file`,
+            `put \${${foreach?.as ?? 'study'}.name} in the output path`,
+            span(),
+          );
         }
       }
     }
-    cases.push({ id: name, name, ...(study ? { study: study.fields } : {}), inputs: [...state.inputs], outputs: [...state.outputs.keys()], steps });
+    cases.push({
+      id: name,
+      name,
+      ...(study ? { study: study.fields } : {}),
+      inputs: [...state.inputs],
+      outputs: [...state.outputs.keys()],
+      steps,
+    });
   }
 
   const postRun = compilePostRun(session, file, scope, foreach, cases);
@@ -130,7 +180,16 @@ function compileRoot(session: Session, abs: string, shown: string, cliVars: Read
     tags: Array.isArray(top.tags) ? top.tags.map(String) : [],
     workbench,
     vars: Object.fromEntries([...vars].filter((e): e is [string, VarValue] => e[1] !== BROKEN)),
-    ...(foreach ? { foreach: { as: foreach.as, source: foreach.source, ...(foreach.from ? { from: foreach.from } : {}), count: foreach.studies?.length ?? 0 } } : {}),
+    ...(foreach
+      ? {
+          foreach: {
+            as: foreach.as,
+            source: foreach.source,
+            ...(foreach.from ? { from: foreach.from } : {}),
+            count: foreach.studies?.length ?? 0,
+          },
+        }
+      : {}),
     cases,
     ...postRun,
   };
@@ -162,4 +221,3 @@ function compileWorkbench(session: Session, file: LoadedFile, scope: Scope): Pla
   }
   return out;
 }
-

@@ -43,8 +43,16 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   const given = FOREACH_SOURCES.filter((s) => raw[s] !== undefined);
   const as = raw.as ?? 'study';
   if (given.length !== 1) {
-    const message = given.length === 0 ? '`foreach` needs a source: list, glob, csv or json' : `\`foreach\` takes one source, not ${given.join(' and ')}`;
-    ctx.error(given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS', given.length === 0 ? [] : [given[1] ?? ''], message, 'keep one of list, glob, csv, json');
+    const message =
+      given.length === 0
+        ? '`foreach` needs a source: list, glob, csv or json'
+        : `\`foreach\` takes one source, not ${given.join(' and ')}`;
+    ctx.error(
+      given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS',
+      given.length === 0 ? [] : [given[1] ?? ''],
+      message,
+      'keep one of list, glob, csv, json',
+    );
     return undefined;
   }
   const source = given[0] as ForeachSource;
@@ -56,14 +64,26 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);
     if (matches.length === 0) {
-      if (ctx.checkFiles) ctx.error('FOREACH_SOURCE', ['glob'], `the glob \`${raw.glob}\` matches nothing`, 'check the pattern; it is relative to the playbook\'s folder');
+      if (ctx.checkFiles)
+        ctx.error(
+          'FOREACH_SOURCE',
+          ['glob'],
+          `the glob \`${raw.glob}\` matches nothing`,
+          "check the pattern; it is relative to the playbook's folder",
+        );
       return { as, source, from, studies: undefined };
     }
     const studies = fromRecords(matches, ctx.dir, ['glob'], ctx);
     return studies ? { as, source, from, studies } : undefined;
   }
   if (!existsSync(from)) {
-    if (ctx.checkFiles) ctx.error('FILE_NOT_FOUND', [source], `the study manifest \`${raw[source]}\` does not exist`, 'check the path; it is relative to the playbook\'s folder');
+    if (ctx.checkFiles)
+      ctx.error(
+        'FILE_NOT_FOUND',
+        [source],
+        `the study manifest \`${raw[source]}\` does not exist`,
+        "check the path; it is relative to the playbook's folder",
+      );
     return { as, source, from, studies: undefined };
   }
   const text = readFileSync(from, 'utf8');
@@ -75,19 +95,34 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
     try {
       records = JSON.parse(text);
     } catch (err) {
-      ctx.error('FOREACH_SOURCE', [source], `the study manifest is not valid JSON: ${(err as Error).message}`, 'fix the JSON, or use a CSV manifest');
+      ctx.error(
+        'FOREACH_SOURCE',
+        [source],
+        `the study manifest is not valid JSON: ${(err as Error).message}`,
+        'fix the JSON, or use a CSV manifest',
+      );
       return undefined;
     }
   }
   if (!Array.isArray(records) || !records.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r))) {
-    ctx.error('FOREACH_SOURCE', [source], 'the study manifest must be a list of studies (objects with fields)', 'a JSON manifest is an array of objects; a CSV manifest has a header line');
+    ctx.error(
+      'FOREACH_SOURCE',
+      [source],
+      'the study manifest must be a list of studies (objects with fields)',
+      'a JSON manifest is an array of objects; a CSV manifest has a header line',
+    );
     return undefined;
   }
   const studies = fromRecords(records as Record<string, unknown>[], dirname(from), [source], ctx);
   return studies ? { as, source, from, studies } : undefined;
 }
 
-function fromRecords(items: readonly (string | Record<string, unknown>)[], dir: string, at: (string | number)[], ctx: ForeachContext): Study[] | undefined {
+function fromRecords(
+  items: readonly (string | Record<string, unknown>)[],
+  dir: string,
+  at: (string | number)[],
+  ctx: ForeachContext,
+): Study[] | undefined {
   const studies: Study[] = [];
   const seen = new Map<string, number>();
   for (const [i, item] of items.entries()) {
@@ -100,13 +135,23 @@ function fromRecords(items: readonly (string | Record<string, unknown>)[], dir: 
     }
     const name = fields.name;
     if ((typeof name !== 'string' && typeof name !== 'number') || String(name) === '') {
-      ctx.error('FOREACH_SOURCE', at[0] === 'list' ? ['list', i] : at, `study ${i + 1} has neither a name nor a path`, 'give every study a `name` or a `path` field');
+      ctx.error(
+        'FOREACH_SOURCE',
+        at[0] === 'list' ? ['list', i] : at,
+        `study ${i + 1} has neither a name nor a path`,
+        'give every study a `name` or a `path` field',
+      );
       return undefined;
     }
     fields.name = String(name);
     const earlier = seen.get(String(name));
     if (earlier !== undefined) {
-      ctx.error('DUPLICATE_STUDY', at[0] === 'list' ? ['list', i] : at, `studies ${earlier + 1} and ${i + 1} are both named \`${name}\``, 'study names name the cases and their outputs, so they must differ');
+      ctx.error(
+        'DUPLICATE_STUDY',
+        at[0] === 'list' ? ['list', i] : at,
+        `studies ${earlier + 1} and ${i + 1} are both named \`${name}\``,
+        'study names name the cases and their outputs, so they must differ',
+      );
       return undefined;
     }
     seen.set(String(name), i);

@@ -24,7 +24,8 @@ function walk(dir: string, segments: readonly string[], i: number, dirsOnly: boo
   }
   if (segment === '**') {
     walk(dir, segments, i + 1, dirsOnly, found);
-    for (const entry of list(dir)) if (entry.dir && !entry.name.startsWith('.')) walk(join(dir, entry.name), segments, i, dirsOnly, found);
+    for (const entry of list(dir))
+      if (entry.dir && !entry.name.startsWith('.')) walk(join(dir, entry.name), segments, i, dirsOnly, found);
     return;
   }
   if (segment === '..' || !/[*?[{]/.test(segment)) {
@@ -40,7 +41,10 @@ function walk(dir: string, segments: readonly string[], i: number, dirsOnly: boo
 
 function list(dir: string): { name: string; dir: boolean }[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).map((d) => ({ name: d.name, dir: d.isDirectory() || (d.isSymbolicLink() && isKind(join(dir, d.name), true)) }));
+    return readdirSync(dir, { withFileTypes: true }).map((d) => ({
+      name: d.name,
+      dir: d.isDirectory() || (d.isSymbolicLink() && isKind(join(dir, d.name), true)),
+    }));
   } catch {
     return [];
   }
@@ -66,7 +70,10 @@ export function segmentRegExp(segment: string): RegExp {
       const close = segment.indexOf(']', i + 1);
       if (close < 0) re += '\\[';
       else {
-        const body = segment.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = segment
+          .slice(i + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         re += `[${body}]`;
         i = close;
       }

@@ -62,7 +62,13 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
     }
     const close = text.indexOf('}', at + 2);
     if (close < 0) {
-      problems.push({ code: 'BAD_TEMPLATE', message: 'unterminated `${`', hint: 'close it with `}`, or write `$${` for a literal `${`', offset: at, length: text.length - at });
+      problems.push({
+        code: 'BAD_TEMPLATE',
+        message: 'unterminated `${`',
+        hint: 'close it with `}`, or write `$${` for a literal `${`',
+        offset: at,
+        length: text.length - at,
+      });
       return { value: text, problems };
     }
     const expr = text.slice(at + 2, close).trim();
@@ -88,11 +94,17 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
  * numbers and URLs pass.
  */
 export function fromWorkingDir(value: string, cwd: string = process.cwd()): string {
-  const looksLikePath = (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../') || /[\\/]/.test(value)) && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value);
+  const looksLikePath =
+    (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../') || /[\\/]/.test(value)) &&
+    !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value);
   return looksLikePath && !isAbsolute(value) ? resolvePath(cwd, value) : value;
 }
 
-function resolve(expr: string, scope: Scope, leading: boolean): { value: unknown } | { problem: Omit<TemplateProblem, 'offset' | 'length'> } {
+function resolve(
+  expr: string,
+  scope: Scope,
+  leading: boolean,
+): { value: unknown } | { problem: Omit<TemplateProblem, 'offset' | 'length'> } {
   const env = ENV.exec(expr);
   if (env) {
     const name = env[1] ?? '';
@@ -110,22 +122,41 @@ function resolve(expr: string, scope: Scope, leading: boolean): { value: unknown
   }
   const m = NAME.exec(expr);
   if (!m) {
-    return { problem: { code: 'BAD_TEMPLATE', message: `\`\${${expr}}\` is not a variable reference`, hint: 'write ${name}, ${study.field}, ${env.NAME} or ${env.NAME:-default}' } };
+    return {
+      problem: {
+        code: 'BAD_TEMPLATE',
+        message: `\`\${${expr}}\` is not a variable reference`,
+        hint: 'write ${name}, ${study.field}, ${env.NAME} or ${env.NAME:-default}',
+      },
+    };
   }
   const name = m[1] ?? '';
   const field = m[2];
   if (scope.study && name === scope.study.as) {
     const fields = scope.study.fields;
     if (field === undefined) {
-      return { problem: { code: 'UNKNOWN_VARIABLE', message: `\`\${${name}}\` names the whole study`, hint: `use one of its fields, e.g. \${${name}.name}` } };
+      return {
+        problem: {
+          code: 'UNKNOWN_VARIABLE',
+          message: `\`\${${name}}\` names the whole study`,
+          hint: `use one of its fields, e.g. \${${name}.name}`,
+        },
+      };
     }
     if (fields === undefined) return { value: `<${name}.${field}>` };
     if (Object.prototype.hasOwnProperty.call(fields, field)) return { value: fields[field] };
-    return { problem: { code: 'UNKNOWN_VARIABLE', message: `the study has no field \`${field}\``, hint: suggestion(field, Object.keys(fields), `its fields are ${Object.keys(fields).join(', ')}`) } };
+    return {
+      problem: {
+        code: 'UNKNOWN_VARIABLE',
+        message: `the study has no field \`${field}\``,
+        hint: suggestion(field, Object.keys(fields), `its fields are ${Object.keys(fields).join(', ')}`),
+      },
+    };
   }
   if (field === undefined && scope.vars.has(name)) {
     const value = scope.vars.get(name);
-    if (value === BROKEN) return { problem: { code: 'UNKNOWN_VARIABLE', message: `\`${name}\` could not be expanded`, silent: true } };
+    if (value === BROKEN)
+      return { problem: { code: 'UNKNOWN_VARIABLE', message: `\`${name}\` could not be expanded`, silent: true } };
     return { value };
   }
   const known = [...scope.vars.keys(), ...(scope.study ? [`${scope.study.as}.name`] : [])];
@@ -133,13 +164,23 @@ function resolve(expr: string, scope: Scope, leading: boolean): { value: unknown
     problem: {
       code: 'UNKNOWN_VARIABLE',
       message: `unknown variable \`${expr}\``,
-      hint: suggestion(expr, known, known.length > 0 ? `define it under \`vars:\` or pass --var ${name}=...; known: ${known.join(', ')}` : `define it under \`vars:\` or pass --var ${name}=...`),
+      hint: suggestion(
+        expr,
+        known,
+        known.length > 0
+          ? `define it under \`vars:\` or pass --var ${name}=...; known: ${known.join(', ')}`
+          : `define it under \`vars:\` or pass --var ${name}=...`,
+      ),
     },
   };
 }
 
 /** Expands every string of a parsed value; problems are passed on with the scalar they are in. */
-export function expandNode(node: YNode, scope: Scope, onProblem: (at: YScalar, problem: TemplateProblem) => void): unknown {
+export function expandNode(
+  node: YNode,
+  scope: Scope,
+  onProblem: (at: YScalar, problem: TemplateProblem) => void,
+): unknown {
   switch (node.type) {
     case 'scalar': {
       if (typeof node.value !== 'string') return node.value;

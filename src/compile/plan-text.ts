@@ -11,13 +11,19 @@ export function formatPlan(plan: Plan): string {
   lines.push(`  playbook: ${plan.playbook.path}`);
   if (plan.tags.length > 0) lines.push(`  tags: ${plan.tags.join(', ')}`);
   const wb = plan.workbench;
-  const token = wb.token ? ('env' in wb.token ? `, token from $${wb.token.env}` : ', token from the playbook (not shown)') : '';
+  const token = wb.token
+    ? 'env' in wb.token
+      ? `, token from $${wb.token.env}`
+      : ', token from the playbook (not shown)'
+    : '';
   lines.push(`  workbench: ${wb.url ?? 'from --url or WORKBENCH_URL, else the embedded reference workbench'}${token}`);
   const vars = Object.entries(plan.vars);
   if (vars.length > 0) lines.push(`  vars: ${vars.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
   if (plan.foreach) {
     const f = plan.foreach;
-    lines.push(`  foreach: ${f.count} ${f.count === 1 ? 'study' : 'studies'} as \`${f.as}\` from ${f.source}${f.from ? ` ${f.from}` : ''}`);
+    lines.push(
+      `  foreach: ${f.count} ${f.count === 1 ? 'study' : 'studies'} as \`${f.as}\` from ${f.source}${f.from ? ` ${f.from}` : ''}`,
+    );
   }
   for (const c of plan.cases) {
     lines.push('');
@@ -43,11 +49,13 @@ export function formatPlan(plan: Plan): string {
 /** Arguments as compact `key=value` pairs; windows and nodes as they are written in playbooks. */
 function formatArgs(step: PlanStep): string {
   const args = step.args as Record<string, unknown>;
-  return Object.entries(args)
-    // A layout read from a file is shown by its file and cells; `--json` has the document.
-    .filter(([k]) => !(k === 'document' && args.file !== undefined))
-    .map(([k, v]) => `${k}=${show(v)}`)
-    .join('  ');
+  return (
+    Object.entries(args)
+      // A layout read from a file is shown by its file and cells; `--json` has the document.
+      .filter(([k]) => !(k === 'document' && args.file !== undefined))
+      .map(([k, v]) => `${k}=${show(v)}`)
+      .join('  ')
+  );
 }
 
 function show(v: unknown): string {
@@ -60,7 +68,9 @@ function show(v: unknown): string {
     if (typeof o.uid === 'string' && Object.keys(o).length === 1) return `uid:${o.uid}`;
     if (typeof o.name === 'string' && Object.keys(o).length === 1) return `name:${o.name}`;
     if (typeof o.kind === 'string' && Object.keys(o).length <= 2) return Object.values(o).map(show).join(' ');
-    return `{${Object.entries(o).map(([k, x]) => `${k}: ${show(x)}`).join(', ')}}`;
+    return `{${Object.entries(o)
+      .map(([k, x]) => `${k}: ${show(x)}`)
+      .join(', ')}}`;
   }
   return typeof v === 'string' ? v : String(v);
 }

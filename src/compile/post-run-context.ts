@@ -11,7 +11,13 @@ import type { PlanCase } from './plan.js';
 import type { LoadedFile, Session } from './session.js';
 
 /** The playbook's post-run stages (`contact_sheet`, ...), compiled once its cases are. */
-export function compilePostRun(session: Session, file: LoadedFile, scope: Scope, foreach: Foreach | undefined, cases: readonly PlanCase[]): PostRunPlans {
+export function compilePostRun(
+  session: Session,
+  file: LoadedFile,
+  scope: Scope,
+  foreach: Foreach | undefined,
+  cases: readonly PlanCase[],
+): PostRunPlans {
   const plans: Record<string, unknown> = {};
   for (const stage of postRunStages) {
     const found = file.root ? entry(file.root, stage.key) : undefined;
@@ -51,11 +57,17 @@ class StageCompileContext implements PostRunCompileContext {
   }
 
   textError(code: DiagnosticCode, node: YScalar, offset: number, length: number, message: string, hint?: string): void {
-    this.session.error(code, message, hint, this.session.templateSpan(this.file.source, node, { code, message, offset, length }));
+    this.session.error(
+      code,
+      message,
+      hint,
+      this.session.templateSpan(this.file.source, node, { code, message, offset, length }),
+    );
   }
 
   expand(node: YScalar, study?: StageCase): string | undefined {
-    const scope: Scope = study && this.foreach ? { ...this.scope, study: { as: this.foreach.as, fields: study.study } } : this.scope;
+    const scope: Scope =
+      study && this.foreach ? { ...this.scope, study: { as: this.foreach.as, fields: study.study } } : this.scope;
     let failed = false;
     const value = expandNode(node, scope, (s, p) => {
       failed = true;

@@ -16,11 +16,26 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
       version: { description: 'Playbook format version.', const: 1 },
       name: { description: 'Shown in plans and reports; default: the file name.', type: 'string', minLength: 1 },
       description: { description: 'What the playbook is for; shown in plans.', type: 'string' },
-      tags: { description: 'Select playbooks with `--tag`.', type: 'array', items: { description: 'A tag: letters, digits, `_`, `.`, `:` and `-`.', type: 'string', pattern: '^[A-Za-z0-9_.:-]+$' } },
-      workbench: object({
-        url: { description: 'Workbench base URL, e.g. ${env.WORKBENCH_URL}; none: the embedded reference workbench.', type: 'string' },
-        token: { description: 'API token; write ${env.NAME}, never the token itself.', type: 'string' },
-      }, [], { description: 'The workbench to run against; the command line and the configuration override it.' }),
+      tags: {
+        description: 'Select playbooks with `--tag`.',
+        type: 'array',
+        items: {
+          description: 'A tag: letters, digits, `_`, `.`, `:` and `-`.',
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]+$',
+        },
+      },
+      workbench: object(
+        {
+          url: {
+            description: 'Workbench base URL, e.g. ${env.WORKBENCH_URL}; none: the embedded reference workbench.',
+            type: 'string',
+          },
+          token: { description: 'API token; write ${env.NAME}, never the token itself.', type: 'string' },
+        },
+        [],
+        { description: 'The workbench to run against; the command line and the configuration override it.' },
+      ),
       vars: {
         description: 'Variables for ${name}; `--var name=value` overrides them.',
         type: 'object',
@@ -30,9 +45,22 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
       defaults: object({ expect_image: EXPECT_IMAGE_DEFAULTS }, [], { description: 'Default values per step kind.' }),
       foreach: object(
         {
-          list: { description: 'Studies as paths or as maps of fields.', type: 'array', minItems: 1, items: { type: ['string', 'object'] } },
-          glob: { description: 'A glob relative to the playbook, e.g. data/study-*/ct.nrrd.', type: 'string', minLength: 1 },
-          csv: { description: 'A CSV manifest with a header line; a `path` column is resolved against the manifest.', type: 'string', minLength: 1 },
+          list: {
+            description: 'Studies as paths or as maps of fields.',
+            type: 'array',
+            minItems: 1,
+            items: { type: ['string', 'object'] },
+          },
+          glob: {
+            description: 'A glob relative to the playbook, e.g. data/study-*/ct.nrrd.',
+            type: 'string',
+            minLength: 1,
+          },
+          csv: {
+            description: 'A CSV manifest with a header line; a `path` column is resolved against the manifest.',
+            type: 'string',
+            minLength: 1,
+          },
           json: { description: 'A JSON array of study objects.', type: 'string', minLength: 1 },
           as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },
         },
@@ -40,7 +68,11 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
         { description: 'One case per study.', minProperties: 1 },
       ),
       ...postRunSchemas(),
-      steps: { description: 'The steps, in order; each is a one-key map naming its kind.', type: 'array', items: stepItems },
+      steps: {
+        description: 'The steps, in order; each is a one-key map naming its kind.',
+        type: 'array',
+        items: stepItems,
+      },
     },
     ['version', 'steps'],
   );
@@ -80,11 +112,27 @@ export function publishedSchema(layoutSchema: JsonSchema): JsonSchema {
     const def = registry[kind];
     let fragment: JsonSchema = { description: def.summary, ...def.schema };
     if (kind === 'layout') fragment = withLayoutDocument(fragment);
-    return { title: kind, description: def.summary, type: 'object', additionalProperties: false, required: [kind], properties: { [kind]: fragment } };
+    return {
+      title: kind,
+      description: def.summary,
+      type: 'object',
+      additionalProperties: false,
+      required: [kind],
+      properties: { [kind]: fragment },
+    };
   });
   const bare = STEP_KINDS.filter((k) => registry[k].bare === true);
-  const top = topSchema({ anyOf: [...alternatives, { title: 'step without options', description: `A step kind alone: ${bare.join(', ')}.`, enum: bare }] });
-  const defs: Record<string, JsonSchema> = { ...(allowTemplates(SCHEMA_DEFS) as Record<string, JsonSchema>), ...layoutDefs(layoutSchema), template: TEMPLATE };
+  const top = topSchema({
+    anyOf: [
+      ...alternatives,
+      { title: 'step without options', description: `A step kind alone: ${bare.join(', ')}.`, enum: bare },
+    ],
+  });
+  const defs: Record<string, JsonSchema> = {
+    ...(allowTemplates(SCHEMA_DEFS) as Record<string, JsonSchema>),
+    ...layoutDefs(layoutSchema),
+    template: TEMPLATE,
+  };
   return documented(
     {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -128,7 +176,11 @@ function documented(s: unknown, defs: Record<string, JsonSchema>): unknown {
 }
 
 /** A value that is one `${...}`: its type is known only once the variable is. */
-const TEMPLATE: JsonSchema = { description: 'A variable, e.g. ${study.tumour_x}.', type: 'string', pattern: '^\\$\\{[^}]+\\}$' };
+const TEMPLATE: JsonSchema = {
+  description: 'A variable, e.g. ${study.tumour_x}.',
+  type: 'string',
+  pattern: '^\\$\\{[^}]+\\}$',
+};
 
 /**
  * For editors, a number or a boolean may also be written as a variable (`${n}`); the compiler
@@ -138,7 +190,8 @@ function allowTemplates(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(allowTemplates);
   if (s === null || typeof s !== 'object') return s;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(s)) out[k] = k === 'enum' || k === 'const' || k === 'required' ? v : allowTemplates(v);
+  for (const [k, v] of Object.entries(s))
+    out[k] = k === 'enum' || k === 'const' || k === 'required' ? v : allowTemplates(v);
   const type = out.type;
   if (type === 'number' || type === 'integer' || type === 'boolean') {
     const { description, ...rest } = out;
@@ -160,7 +213,8 @@ function layoutDefs(layout: JsonSchema): Record<string, JsonSchema> {
     return out;
   };
   const defs: Record<string, JsonSchema> = { layout_document: rename(layout) as JsonSchema };
-  for (const [name, def] of Object.entries((layout.$defs ?? {}) as Record<string, unknown>)) defs[`layout_${name}`] = rename(def) as JsonSchema;
+  for (const [name, def] of Object.entries((layout.$defs ?? {}) as Record<string, unknown>))
+    defs[`layout_${name}`] = rename(def) as JsonSchema;
   return defs;
 }
 

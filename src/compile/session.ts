@@ -33,14 +33,31 @@ export interface LoadedFile {
 
 /** Shared-definition errors said once for the whole value. */
 export const DEF_MESSAGES: DefMessages = {
-  color: (_v, name) => ({ code: 'BAD_COLOR', message: `${name} must be three numbers r, g, b from 0 to 1`, hint: 'e.g. [1.0, 0.3, 0.2]' }),
-  vec3: (_v, name) => ({ code: 'BAD_VECTOR', message: `${name} must be three numbers [x, y, z]`, hint: 'e.g. [12.5, -4, 30], in world millimetres' }),
+  color: (_v, name) => ({
+    code: 'BAD_COLOR',
+    message: `${name} must be three numbers r, g, b from 0 to 1`,
+    hint: 'e.g. [1.0, 0.3, 0.2]',
+  }),
+  vec3: (_v, name) => ({
+    code: 'BAD_VECTOR',
+    message: `${name} must be three numbers [x, y, z]`,
+    hint: 'e.g. [12.5, -4, 30], in world millimetres',
+  }),
   window: (v, name) => {
     if (typeof v !== 'string') return undefined;
     const parsed = parseWindowAddress(v);
-    return isAddressProblem(parsed) ? { code: 'WINDOW_ADDRESS', message: parsed.message, hint: parsed.hint } : { code: 'WINDOW_ADDRESS', message: `${name} \`${v}\` is not a window address` };
+    return isAddressProblem(parsed)
+      ? { code: 'WINDOW_ADDRESS', message: parsed.message, hint: parsed.hint }
+      : { code: 'WINDOW_ADDRESS', message: `${name} \`${v}\` is not a window address` };
   },
-  alias: (v, name) => (typeof v === 'string' ? { code: 'BAD_VALUE', message: `${name} \`${v}\` is not a valid alias`, hint: 'an alias is a letter or `_` followed by letters, digits, `_`, `.` or `-`' } : undefined),
+  alias: (v, name) =>
+    typeof v === 'string'
+      ? {
+          code: 'BAD_VALUE',
+          message: `${name} \`${v}\` is not a valid alias`,
+          hint: 'an alias is a letter or `_` followed by letters, digits, `_`, `.` or `-`',
+        }
+      : undefined,
 };
 
 /** The state of one compile: options, files read, and every problem found so far. */
@@ -77,7 +94,12 @@ export class Session {
     }
     const parsed = parseSource(source);
     for (const d of parsed.diagnostics) this.report(d);
-    const file: LoadedFile = { source, dir: dirname(source.path), sha256: createHash('sha256').update(source.text).digest('hex'), top: {} };
+    const file: LoadedFile = {
+      source,
+      dir: dirname(source.path),
+      sha256: createHash('sha256').update(source.text).digest('hex'),
+      top: {},
+    };
     this.files.set(path, file);
     if (parsed.diagnostics.length > 0) return file;
     const root = parsed.root;
@@ -93,12 +115,18 @@ export class Session {
     file.root = root;
     // The top level without the steps' contents: each step is validated on its own later.
     const top: Record<string, unknown> = {};
-    for (const e of root.entries) top[e.key] = e.key === 'steps' && e.value.type === 'seq' ? e.value.items.map(() => ({})) : toPlain(e.value);
+    for (const e of root.entries)
+      top[e.key] = e.key === 'steps' && e.value.type === 'seq' ? e.value.items.map(() => ({})) : toPlain(e.value);
     file.top = top;
     const validate = validators.top;
     if (!validate(top)) {
       for (const p of translateErrors(validate.errors ?? [], topValidationSchema(), top, DEF_MESSAGES)) {
-        this.report({ code: p.code, message: p.message, ...(p.hint ? { hint: p.hint } : {}), span: this.spanAt(source, root, p.path, p.onKey) });
+        this.report({
+          code: p.code,
+          message: p.message,
+          ...(p.hint ? { hint: p.hint } : {}),
+          span: this.spanAt(source, root, p.path, p.onKey),
+        });
       }
     }
     const steps = root.entries.find((e) => e.key === 'steps')?.value;

@@ -5,7 +5,12 @@ import { closest, suggestion } from '../diagnostics/did-you-mean.js';
 import { displayPath } from '../playbook/source.js';
 import type { YNode } from '../playbook/tree.js';
 import type { NodeRef, StepCompileContext, ValuePath } from '../steps/step-definition.js';
-import { isAddressProblem, parseWindowAddress, type WindowAddress, type WindowTarget } from '../steps/window-address.js';
+import {
+  isAddressProblem,
+  parseWindowAddress,
+  type WindowAddress,
+  type WindowTarget,
+} from '../steps/window-address.js';
 import type { LoadedFile, Session } from './session.js';
 
 /** What the steps of one case have established so far, as later steps see it. */
@@ -19,7 +24,11 @@ export interface CaseState {
   outputs: Map<string, () => Span>;
 }
 
-const TARGET_WORDS: Record<WindowTarget, string> = { app: 'the application window (`app`)', editor: 'an editor (`stdmulti`, `mxn`)', window: 'a render window (`stdmulti/axial`, `mxn/<cell>`…)' };
+const TARGET_WORDS: Record<WindowTarget, string> = {
+  app: 'the application window (`app`)',
+  editor: 'an editor (`stdmulti`, `mxn`)',
+  window: 'a render window (`stdmulti/axial`, `mxn/<cell>`…)',
+};
 
 /** The compile context of one step of one case. */
 export class StepContext implements StepCompileContext {
@@ -51,7 +60,8 @@ export class StepContext implements StepCompileContext {
   }
 
   span(path: ValuePath, onKey: boolean): Span {
-    if (!this.value || (path.length === 0 && this.value.type === 'scalar' && this.value.value === null)) return this.kindSpan();
+    if (!this.value || (path.length === 0 && this.value.type === 'scalar' && this.value.value === null))
+      return this.kindSpan();
     return this.session.spanAt(this.file.source, this.value, path, onKey);
   }
 
@@ -64,7 +74,12 @@ export class StepContext implements StepCompileContext {
     this.state.inputs.add(abs);
     // A path made from a study not known yet (`<study.path>`) cannot be checked.
     if (this.checkFiles && !/<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>/.test(value) && !existsSync(abs)) {
-      this.error('FILE_NOT_FOUND', path, `file not found: \`${value}\``, `looked for ${displayPath(abs, this.session.options.displayRoot)}; relative paths start at the playbook's folder`);
+      this.error(
+        'FILE_NOT_FOUND',
+        path,
+        `file not found: \`${value}\``,
+        `looked for ${displayPath(abs, this.session.options.displayRoot)}; relative paths start at the playbook's folder`,
+      );
     }
     return abs;
   }
@@ -73,7 +88,12 @@ export class StepContext implements StepCompileContext {
     const abs = this.resolvePath(value);
     const earlier = this.state.outputs.get(abs);
     if (earlier) {
-      this.error('OUTPUT_COLLISION', path, `\`${value}\` is already written by the step at line ${earlier().line}`, 'give every output its own file name');
+      this.error(
+        'OUTPUT_COLLISION',
+        path,
+        `\`${value}\` is already written by the step at line ${earlier().line}`,
+        'give every output its own file name',
+      );
     } else {
       this.state.outputs.set(abs, () => this.span(path, false));
     }
@@ -87,12 +107,24 @@ export class StepContext implements StepCompileContext {
       return undefined;
     }
     if (!accept.includes(parsed.target)) {
-      this.error('WRONG_TARGET', path, `\`${value}\` is ${TARGET_WORDS[parsed.target]}, but this step needs ${accept.map((t) => TARGET_WORDS[t]).join(' or ')}`, parsed.target === 'editor' ? `name one of its windows, e.g. \`${parsed.editor === 'stdmulti' ? 'stdmulti/axial' : 'mxn/mxn__widget0'}\`` : undefined);
+      this.error(
+        'WRONG_TARGET',
+        path,
+        `\`${value}\` is ${TARGET_WORDS[parsed.target]}, but this step needs ${accept.map((t) => TARGET_WORDS[t]).join(' or ')}`,
+        parsed.target === 'editor'
+          ? `name one of its windows, e.g. \`${parsed.editor === 'stdmulti' ? 'stdmulti/axial' : 'mxn/mxn__widget0'}\``
+          : undefined,
+      );
       return undefined;
     }
     const cells = this.state.layoutCells;
     if (parsed.target === 'window' && parsed.editor === 'mxn' && cells && !cells.includes(parsed.window)) {
-      this.error('UNKNOWN_CELL', path, `the current MxN layout has no cell \`${parsed.window}\``, suggestion(parsed.window, cells, `its cells are ${cells.join(', ')}`));
+      this.error(
+        'UNKNOWN_CELL',
+        path,
+        `the current MxN layout has no cell \`${parsed.window}\``,
+        suggestion(parsed.window, cells, `its cells are ${cells.join(', ')}`),
+      );
       return undefined;
     }
     return parsed;
@@ -104,7 +136,12 @@ export class StepContext implements StepCompileContext {
         if (!value.startsWith(`${prefix}:`)) continue;
         const rest = value.slice(prefix.length + 1);
         if (rest === '') {
-          this.error('UNKNOWN_NODE', path, `\`${value}\` names no node`, `write ${prefix}:<${prefix === 'uid' ? 'UID' : 'node name'}>`);
+          this.error(
+            'UNKNOWN_NODE',
+            path,
+            `\`${value}\` names no node`,
+            `write ${prefix}:<${prefix === 'uid' ? 'UID' : 'node name'}>`,
+          );
           return undefined;
         }
         return prefix === 'uid' ? { uid: rest } : { name: rest };
@@ -134,7 +171,9 @@ export class StepContext implements StepCompileContext {
       if (item.type !== 'map' || item.entries[0]?.key !== 'load') continue;
       const body = item.entries[0].value;
       if (body.type !== 'map') continue;
-      const named = body.entries.find((e) => (e.key === 'as' || e.key === 'name') && e.value.type === 'scalar' && e.value.value === value);
+      const named = body.entries.find(
+        (e) => (e.key === 'as' || e.key === 'name') && e.value.type === 'scalar' && e.value.value === value,
+      );
       if (!named) continue;
       const line = this.file.source.position(item.start).line;
       if (line > here) return line;

@@ -4,7 +4,10 @@ import { VAR_NAME } from './schemas.js';
 const NAME = new RegExp(VAR_NAME);
 
 /** `--var name=value` arguments as a map; a malformed one is a diagnostic without a place. */
-export function parseVarAssignments(list: readonly string[]): { vars: Record<string, string>; diagnostics: Diagnostic[] } {
+export function parseVarAssignments(list: readonly string[]): {
+  vars: Record<string, string>;
+  diagnostics: Diagnostic[];
+} {
   const vars: Record<string, string> = {};
   const diagnostics: Diagnostic[] = [];
   for (const item of list) {

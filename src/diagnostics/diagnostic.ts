@@ -69,7 +69,11 @@ export interface Diagnostic {
 export class PlaybookError extends Error {
   constructor(readonly diagnostics: readonly Diagnostic[]) {
     const first = diagnostics[0];
-    super(first ? `${first.message}${diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : ''}` : 'invalid playbook');
+    super(
+      first
+        ? `${first.message}${diagnostics.length > 1 ? ` (and ${diagnostics.length - 1} more)` : ''}`
+        : 'invalid playbook',
+    );
     this.name = 'PlaybookError';
   }
 }

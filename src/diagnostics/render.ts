@@ -43,7 +43,8 @@ export function renderDiagnostic(d: Renderable, options: RenderOptions): string 
     // Tabs would shift the caret; YAML forbids them in indentation, but not in values.
     const shown = lineText.replace(/\t/g, ' ');
     const start = Math.min(span.col - 1, shown.length);
-    const end = span.endLine === span.line ? Math.max(span.endCol - 1, start + 1) : Math.max(shown.trimEnd().length, start + 1);
+    const end =
+      span.endLine === span.line ? Math.max(span.endCol - 1, start + 1) : Math.max(shown.trimEnd().length, start + 1);
     out.push(`${gutter} ${paint(BLUE, '|')}`);
     out.push(`${paint(BLUE, `${span.line} |`)} ${shown}`);
     out.push(`${gutter} ${paint(BLUE, '|')} ${' '.repeat(start)}${paint(RED, '^'.repeat(end - start))}`);

@@ -22,7 +22,11 @@ export interface AtomicWriteHooks {
  * are flushed to disk (unless `durable: false`), and the temporary file is renamed over the target. Folders are created
  * as needed; on any failure the temporary file is removed and the target is untouched.
  */
-export async function writeFileAtomic(path: string, content: Uint8Array | string, hooks: AtomicWriteHooks = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: Uint8Array | string,
+  hooks: AtomicWriteHooks = {},
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   // A dot name keeps an interrupted write out of globs such as *.png; the random part keeps

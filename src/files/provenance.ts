@@ -43,7 +43,12 @@ export function readProvenance(png: Uint8Array): FigureProvenance | undefined {
   const playbook = get('playbook');
   const version = get('version');
   if (playbook === undefined || version === undefined) return undefined;
-  const p: FigureProvenance = { playbook, playbookSha256: get('playbook-sha256') ?? '', step: get('step') ?? '', version };
+  const p: FigureProvenance = {
+    playbook,
+    playbookSha256: get('playbook-sha256') ?? '',
+    step: get('step') ?? '',
+    version,
+  };
   const workbench = get('workbench');
   if (workbench !== undefined) p.workbench = workbench;
   const engine = get('engine_version');

@@ -33,7 +33,12 @@ export function packRgb(rgb: Float32Array, data: Uint8Array, first: number): voi
       const r = rgb[i]!;
       const g = rgb[i + 1]!;
       const b = rgb[i + 2]!;
-      words[p] = (Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255) | (Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255) << 8) | (Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255) << 16) | 0xff000000) >>> 0;
+      words[p] =
+        (Math.round((r > 0 ? (r < 1 ? r : 1) : 0) * 255) |
+          (Math.round((g > 0 ? (g < 1 ? g : 1) : 0) * 255) << 8) |
+          (Math.round((b > 0 ? (b < 1 ? b : 1) : 0) * 255) << 16) |
+          0xff000000) >>>
+        0;
     }
     return;
   }

@@ -20,7 +20,11 @@ export function hasPngSignature(bytes: Uint8Array): boolean {
 }
 
 function badPng(label: string, what: string): CompareError {
-  return new CompareError('BAD_PNG', `${label} is not a valid PNG: ${what}`, 'check that the file is a complete PNG image (re-capture it, or delete a damaged golden and record it again)');
+  return new CompareError(
+    'BAD_PNG',
+    `${label} is not a valid PNG: ${what}`,
+    'check that the file is a complete PNG image (re-capture it, or delete a damaged golden and record it again)',
+  );
 }
 
 /**
@@ -34,11 +38,13 @@ export function listChunks(bytes: Uint8Array, label = 'image'): PngChunk[] {
   const chunks: PngChunk[] = [];
   let offset = PNG_SIGNATURE.length;
   for (;;) {
-    if (offset + 12 > bytes.length) throw badPng(label, `the file ends inside a chunk header at byte ${offset} (truncated?)`);
+    if (offset + 12 > bytes.length)
+      throw badPng(label, `the file ends inside a chunk header at byte ${offset} (truncated?)`);
     const length = view.getUint32(offset);
     const type = String.fromCharCode(bytes[offset + 4]!, bytes[offset + 5]!, bytes[offset + 6]!, bytes[offset + 7]!);
     if (!/^[A-Za-z]{4}$/.test(type)) throw badPng(label, `a chunk at byte ${offset} has an invalid type`);
-    if (offset + 12 + length > bytes.length) throw badPng(label, `the ${type} chunk at byte ${offset} runs past the end of the file (truncated?)`);
+    if (offset + 12 + length > bytes.length)
+      throw badPng(label, `the ${type} chunk at byte ${offset} runs past the end of the file (truncated?)`);
     if (chunks.length === 0 && type !== 'IHDR') throw badPng(label, 'the first chunk is not IHDR');
     chunks.push({ type, offset, dataOffset: offset + 8, length });
     offset += 12 + length;

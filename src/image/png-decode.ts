@@ -17,7 +17,11 @@ export interface PngHeader {
 
 export function readHeader(bytes: Uint8Array, chunks: readonly PngChunk[], label: string): PngHeader {
   const ihdr = chunks[0]!;
-  if (ihdr.length !== 13) throw new CompareError('BAD_PNG', `${label} is not a valid PNG: its IHDR chunk has ${ihdr.length} bytes instead of 13`);
+  if (ihdr.length !== 13)
+    throw new CompareError(
+      'BAD_PNG',
+      `${label} is not a valid PNG: its IHDR chunk has ${ihdr.length} bytes instead of 13`,
+    );
   const view = new DataView(bytes.buffer, bytes.byteOffset + ihdr.dataOffset, 13);
   const header = {
     width: view.getUint32(0),
@@ -26,9 +30,14 @@ export function readHeader(bytes: Uint8Array, chunks: readonly PngChunk[], label
     colorType: view.getUint8(9),
     interlace: view.getUint8(12),
   };
-  if (header.width === 0 || header.height === 0) throw new CompareError('BAD_PNG', `${label} is not a valid PNG: it is ${header.width}x${header.height}`);
+  if (header.width === 0 || header.height === 0)
+    throw new CompareError('BAD_PNG', `${label} is not a valid PNG: it is ${header.width}x${header.height}`);
   if (header.width * header.height > MAX_PIXELS) {
-    throw new CompareError('BAD_PNG', `${label} is ${header.width}x${header.height}, larger than the ${MAX_PIXELS} pixels wbplay compares`, 'compare a smaller capture or a cropped region');
+    throw new CompareError(
+      'BAD_PNG',
+      `${label} is ${header.width}x${header.height}, larger than the ${MAX_PIXELS} pixels wbplay compares`,
+      'compare a smaller capture or a cropped region',
+    );
   }
   return header;
 }
@@ -59,15 +68,30 @@ function decodeWithPngjs(bytes: Uint8Array, label: string): RgbaImage {
     const data = png.data.byteOffset % 4 === 0 ? png.data : new Uint8Array(png.data);
     return { width: png.width, height: png.height, data };
   } catch (error) {
-    throw new CompareError('BAD_PNG', `${label} is not a valid PNG: ${(error as Error).message}`, 'check that the file is a complete PNG image');
+    throw new CompareError(
+      'BAD_PNG',
+      `${label} is not a valid PNG: ${(error as Error).message}`,
+      'check that the file is a complete PNG image',
+    );
   }
 }
 
-function decodeFast(bytes: Uint8Array, chunks: readonly PngChunk[], header: PngHeader, label: string): Promise<RgbaImage> {
+function decodeFast(
+  bytes: Uint8Array,
+  chunks: readonly PngChunk[],
+  header: PngHeader,
+  label: string,
+): Promise<RgbaImage> {
   const idat = chunks.filter((c) => c.type === 'IDAT');
-  if (idat.length === 0) return Promise.reject(new CompareError('BAD_PNG', `${label} is not a valid PNG: it has no image data (IDAT)`));
+  if (idat.length === 0)
+    return Promise.reject(new CompareError('BAD_PNG', `${label} is not a valid PNG: it has no image data (IDAT)`));
   const sink = new ScanlineSink(header, label);
-  const damaged = (what: string) => new CompareError('BAD_PNG', `${label} is not a valid PNG: ${what}`, 'the file is damaged or truncated; capture or record it again');
+  const damaged = (what: string) =>
+    new CompareError(
+      'BAD_PNG',
+      `${label} is not a valid PNG: ${what}`,
+      'the file is damaged or truncated; capture or record it again',
+    );
   return new Promise((resolve, reject) => {
     // Streamed so that rows are unfiltered on this thread while zlib inflates the next piece on
     // the thread pool; two images decoded together keep both cores busy.
@@ -78,7 +102,11 @@ function decodeFast(bytes: Uint8Array, chunks: readonly PngChunk[], header: PngH
       if (failed) return;
       failed = true;
       inflater.destroy();
-      reject(error instanceof CompareError ? error : damaged(`its image data cannot be inflated (${(error as Error).message})`));
+      reject(
+        error instanceof CompareError
+          ? error
+          : damaged(`its image data cannot be inflated (${(error as Error).message})`),
+      );
     };
     const drain = () => {
       try {
@@ -124,7 +152,10 @@ class ScanlineSink {
   private cur: Uint8Array;
   private prev: Uint8Array;
 
-  constructor(header: PngHeader, private readonly label: string) {
+  constructor(
+    header: PngHeader,
+    private readonly label: string,
+  ) {
     this.width = header.width;
     this.height = header.height;
     this.bpp = header.colorType === 6 ? 4 : 3;
@@ -145,7 +176,12 @@ class ScanlineSink {
   write(piece: Uint8Array): void {
     let i = 0;
     while (i < piece.length) {
-      if (this.complete) throw new CompareError('BAD_PNG', `${this.label} is not a valid PNG: its image data is longer than ${this.width}x${this.height} pixels need`, 'the file is damaged; capture or record it again');
+      if (this.complete)
+        throw new CompareError(
+          'BAD_PNG',
+          `${this.label} is not a valid PNG: its image data is longer than ${this.width}x${this.height} pixels need`,
+          'the file is damaged; capture or record it again',
+        );
       if (this.filter < 0) {
         this.filter = piece[i++]!;
         continue;
@@ -202,7 +238,14 @@ function avgBytes(a: number, b: number): number {
 }
 
 /** Sub, Up and Avg on 4-byte pixels, one word per pixel; false for the filters left to the byte loop. */
-function unfilterWords(filter: number, line: Uint32Array, out: Uint32Array, r: number, p: number, width: number): boolean {
+function unfilterWords(
+  filter: number,
+  line: Uint32Array,
+  out: Uint32Array,
+  r: number,
+  p: number,
+  width: number,
+): boolean {
   switch (filter) {
     case 0:
       for (let x = 0; x < width; x++) out[r + x] = line[x]!;
@@ -228,7 +271,15 @@ function unfilterWords(filter: number, line: Uint32Array, out: Uint32Array, r: n
 }
 
 /** Every filter, byte by byte; `prev` is the unfiltered row above, absent on the first row. */
-function unfilterBytes(filter: number, line: Uint8Array, dst: Uint8Array, prev: Uint8Array | undefined, bpp: number, label: string, y: number): boolean {
+function unfilterBytes(
+  filter: number,
+  line: Uint8Array,
+  dst: Uint8Array,
+  prev: Uint8Array | undefined,
+  bpp: number,
+  label: string,
+  y: number,
+): boolean {
   const stride = dst.length < line.length ? dst.length : line.length;
   switch (filter) {
     case 0:
@@ -270,7 +321,11 @@ function unfilterBytes(filter: number, line: Uint8Array, dst: Uint8Array, prev: 
       }
       break;
     default:
-      throw new CompareError('BAD_PNG', `${label} is not a valid PNG: row ${y} has the unknown filter type ${String(filter)}`, 'the file is damaged; capture or record it again');
+      throw new CompareError(
+        'BAD_PNG',
+        `${label} is not a valid PNG: row ${y} has the unknown filter type ${String(filter)}`,
+        'the file is damaged; capture or record it again',
+      );
   }
   return true;
 }

@@ -22,7 +22,13 @@ export async function encodePng(image: RgbaImage, level = 6): Promise<Uint8Array
  * 8-bit palette PNG: one index per pixel into `palette` (RGB triples, at most 256). Palette
  * pictures are mostly runs of one index, which zlib's run-length strategy finds fastest.
  */
-export async function encodeIndexedPng(width: number, height: number, indices: Uint8Array, palette: Uint8Array, level = 6): Promise<Uint8Array> {
+export async function encodeIndexedPng(
+  width: number,
+  height: number,
+  indices: Uint8Array,
+  palette: Uint8Array,
+  level = 6,
+): Promise<Uint8Array> {
   const compressed = await deflateAsync(unfiltered(indices, width, height), { level, strategy: constants.Z_RLE });
   return assemble(width, height, 3, [makeChunk('PLTE', palette)], compressed);
 }
@@ -43,11 +49,12 @@ export function encodeRenderPng(image: RgbaImage, alpha: boolean): Uint8Array {
   const prev = new Uint8Array(stride);
   for (let y = 0; y < height; y++) {
     if (alpha) row.set(data.subarray(y * width * 4, (y + 1) * width * 4));
-    else for (let x = 0, i = y * width * 4, o = 0; x < width; x++, i += 4, o += 3) {
-      row[o] = data[i]!;
-      row[o + 1] = data[i + 1]!;
-      row[o + 2] = data[i + 2]!;
-    }
+    else
+      for (let x = 0, i = y * width * 4, o = 0; x < width; x++, i += 4, o += 3) {
+        row[o] = data[i]!;
+        row[o + 1] = data[i + 1]!;
+        row[o + 2] = data[i + 2]!;
+      }
     const base = y * (stride + 1);
     raw[base] = 4;
     for (let x = 0; x < stride; x++) {
@@ -78,13 +85,25 @@ function unfiltered(data: Uint8Array, stride: number, height: number): Uint8Arra
   return raw;
 }
 
-function assemble(width: number, height: number, colorType: number, extra: Uint8Array[], compressed: Uint8Array): Uint8Array {
+function assemble(
+  width: number,
+  height: number,
+  colorType: number,
+  extra: Uint8Array[],
+  compressed: Uint8Array,
+): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr[8] = 8;
   ihdr[9] = colorType;
-  const parts = [PNG_SIGNATURE, makeChunk('IHDR', ihdr), ...extra, makeChunk('IDAT', compressed), makeChunk('IEND', new Uint8Array(0))];
+  const parts = [
+    PNG_SIGNATURE,
+    makeChunk('IHDR', ihdr),
+    ...extra,
+    makeChunk('IDAT', compressed),
+    makeChunk('IEND', new Uint8Array(0)),
+  ];
   return concatBytes(parts);
 }

@@ -10,7 +10,11 @@ const utf8Encoder = new TextEncoder();
 /** PNG keywords: 1-79 printable Latin-1 characters, no leading, trailing or double spaces. */
 function checkKeyword(key: string): void {
   if (key.length < 1 || key.length > 79 || /[^\x20-\x7e\xa1-\xff]/.test(key) || /^ | $| {2}/.test(key)) {
-    throw new CompareError('BAD_OPTIONS', `"${key}" cannot be a PNG text keyword`, 'use 1 to 79 printable Latin-1 characters without leading, trailing or double spaces');
+    throw new CompareError(
+      'BAD_OPTIONS',
+      `"${key}" cannot be a PNG text keyword`,
+      'use 1 to 79 printable Latin-1 characters without leading, trailing or double spaces',
+    );
   }
 }
 

@@ -19,7 +19,9 @@ export const MAX_DIMENSION = 16384;
 /** Throws unless `value` is a whole number of pixels in 1..MAX_DIMENSION. */
 export function checkDimension(what: string, value: number): void {
   if (!Number.isInteger(value) || value < 1 || value > MAX_DIMENSION) {
-    throw new RenderInputError(`${what} must be a whole number of pixels from 1 to ${MAX_DIMENSION}, got ${String(value)}`);
+    throw new RenderInputError(
+      `${what} must be a whole number of pixels from 1 to ${MAX_DIMENSION}, got ${String(value)}`,
+    );
   }
 }
 
@@ -28,6 +30,8 @@ export function checkImage(what: string, image: { width: number; height: number;
   checkDimension(`${what} width`, image.width);
   checkDimension(`${what} height`, image.height);
   if (image.data.length !== image.width * image.height * 4) {
-    throw new RenderInputError(`${what} has ${image.data.length} bytes of pixels, but ${image.width}x${image.height} RGBA needs ${image.width * image.height * 4}`);
+    throw new RenderInputError(
+      `${what} has ${image.data.length} bytes of pixels, but ${image.width}x${image.height} RGBA needs ${image.width * image.height * 4}`,
+    );
   }
 }

@@ -27,7 +27,11 @@ export interface Rect {
 export function checkRgbaImage(image: RgbaImage, label: string): RgbaImage {
   const { width, height, data } = image;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width <= 0 || height <= 0) {
-    throw new CompareError('BAD_IMAGE', `${label} image has an invalid size ${String(width)}x${String(height)}`, 'width and height must be positive integers');
+    throw new CompareError(
+      'BAD_IMAGE',
+      `${label} image has an invalid size ${String(width)}x${String(height)}`,
+      'width and height must be positive integers',
+    );
   }
   if (!(data instanceof Uint8Array) || data.length !== width * height * 4) {
     throw new CompareError(

@@ -11,7 +11,8 @@ import type { YEntry, YMap, YNode, YScalar, YSeq } from './tree.js';
  * with `yaml`, which also produces every syntax error message.
  */
 export function fastParse(text: string): YNode | undefined {
-  if (/[\t\r\uFEFF]/.test(text) || text.includes('\n---') || text.startsWith('---') || text.startsWith('%')) return undefined;
+  if (/[\t\r\uFEFF]/.test(text) || text.includes('\n---') || text.startsWith('---') || text.startsWith('%'))
+    return undefined;
   try {
     return new Reader(text).document();
   } catch (err) {
@@ -86,7 +87,9 @@ class Reader {
   }
 
   private isDash(at: number): boolean {
-    return this.text[at] === '-' && (this.text[at + 1] === ' ' || this.text[at + 1] === '\n' || at + 1 === this.text.length);
+    return (
+      this.text[at] === '-' && (this.text[at + 1] === ' ' || this.text[at + 1] === '\n' || at + 1 === this.text.length)
+    );
   }
 
   /** A list whose items' dashes are at column `indent`; `first` is set when it starts after another dash. */
@@ -288,7 +291,13 @@ class Reader {
     // Escapes and doubled quotes are rare in playbooks: the `yaml` library handles them.
     if (q === '"' ? text.includes('\\') : this.text[close + 1] === "'") giveUp();
     const next = this.text.charCodeAt(close + 1);
-    if (!(Number.isNaN(next) || next === SPACE || next === NEWLINE || (inFlow && (next === COMMA || next === CLOSE_BRACE || next === CLOSE_BRACKET)))) giveUp();
+    if (!(
+      Number.isNaN(next) ||
+      next === SPACE ||
+      next === NEWLINE ||
+      (inFlow && (next === COMMA || next === CLOSE_BRACE || next === CLOSE_BRACKET))
+    ))
+      giveUp();
     return { type: 'scalar', start: at, end: close + 1, value: text, textStart: at + 1, verbatim: true };
   }
 
@@ -312,7 +321,11 @@ class Reader {
     if (hash >= 0) k = at + hash;
     // A trailing colon is an indicator: before a space or the line's end, and in a flow
     // collection also before the `,`, `]` or `}` that ends the scalar.
-    if (this.text.charCodeAt(k - 1) === COLON && (inFlow || k === end || this.text.charCodeAt(k) === SPACE || this.text.charCodeAt(k) === NEWLINE)) giveUp();
+    if (
+      this.text.charCodeAt(k - 1) === COLON &&
+      (inFlow || k === end || this.text.charCodeAt(k) === SPACE || this.text.charCodeAt(k) === NEWLINE)
+    )
+      giveUp();
     while (this.text.charCodeAt(k - 1) === SPACE) k--;
     const raw = this.text.slice(at, k);
     const value = resolvePlain(raw);

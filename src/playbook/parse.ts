@@ -31,7 +31,12 @@ export function parseSource(source: SourceFile): ParsedSource {
 
 /** The reference parse, with the `yaml` library: used for every file the fast reader declines. */
 export function parseWithYaml(source: SourceFile): ParsedSource {
-  const doc = yaml().parseDocument(source.text, { uniqueKeys: true, prettyErrors: false, strict: true, keepSourceTokens: false });
+  const doc = yaml().parseDocument(source.text, {
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+    keepSourceTokens: false,
+  });
   const diagnostics: Diagnostic[] = [];
   for (const err of doc.errors) diagnostics.push(yamlProblem(source, err.code, err.message, err.pos));
   if (diagnostics.length > 0 || !doc.contents) return { source, diagnostics };
@@ -52,7 +57,11 @@ function yamlProblem(source: SourceFile, code: string, message: string, pos: [nu
   }
   const span = source.span(pos[0], pos[1]);
   // The library's own first sentence is the clearest statement of a syntax error.
-  const first = message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '').trim() ?? message;
+  const first =
+    message
+      .split('\n')[0]
+      ?.replace(/ at line \d+, column \d+:?$/, '')
+      .trim() ?? message;
   return {
     code: 'YAML_SYNTAX',
     message: `YAML syntax: ${first.charAt(0).toLowerCase()}${first.slice(1)}`,

@@ -15,13 +15,22 @@ export interface SchemaProblem {
 type Schema = Record<string, unknown>;
 
 /** Messages for values governed by a shared definition, said once for the whole value. */
-export type DefMessages = Record<string, (value: unknown, name: string) => Omit<SchemaProblem, 'path' | 'onKey'> | undefined>;
+export type DefMessages = Record<
+  string,
+  (value: unknown, name: string) => Omit<SchemaProblem, 'path' | 'onKey'> | undefined
+>;
 
 /**
  * Turns validator errors into one clear problem per place. Raw validator text is never shown:
  * it names schema internals (`must match "then" schema`) instead of the user's value.
  */
-export function translateErrors(errors: readonly ErrorObject[], root: Schema, data: unknown, defs: DefMessages = {}, rootName = 'the value'): SchemaProblem[] {
+export function translateErrors(
+  errors: readonly ErrorObject[],
+  root: Schema,
+  data: unknown,
+  defs: DefMessages = {},
+  rootName = 'the value',
+): SchemaProblem[] {
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
   const push = (p: SchemaProblem): void => {
@@ -65,8 +74,12 @@ function pickBranches(errors: readonly ErrorObject[], root: Schema, data: unknow
     const actual = jsonType(valueAt(data, pointerPath(union.instancePath)));
     const chosen = list.findIndex((b) => fits(typesOf(b, root), actual));
     const prefix = `${union.schemaPath}/`;
-    const below = (e: ErrorObject): boolean => e.instancePath === union.instancePath || e.instancePath.startsWith(`${union.instancePath}/`);
-    const otherRefs = list.filter((_, i) => i !== chosen).map((b) => (typeof b.$ref === 'string' ? `${b.$ref}/` : undefined)).filter((r): r is string => r !== undefined);
+    const below = (e: ErrorObject): boolean =>
+      e.instancePath === union.instancePath || e.instancePath.startsWith(`${union.instancePath}/`);
+    const otherRefs = list
+      .filter((_, i) => i !== chosen)
+      .map((b) => (typeof b.$ref === 'string' ? `${b.$ref}/` : undefined))
+      .filter((r): r is string => r !== undefined);
     kept = kept.filter((e) => {
       if (e === union) return false;
       if (e.schemaPath.startsWith(prefix)) return chosen >= 0 && e.schemaPath.startsWith(`${prefix}${chosen}/`);
@@ -106,7 +119,13 @@ function jsonType(v: unknown): string {
   return typeof v === 'object' ? 'object' : typeof v;
 }
 
-function describe(err: ErrorObject, path: (string | number)[], root: Schema, data: unknown, rootName: string): SchemaProblem | undefined {
+function describe(
+  err: ErrorObject,
+  path: (string | number)[],
+  root: Schema,
+  data: unknown,
+  rootName: string,
+): SchemaProblem | undefined {
   const name = nameOf(path, rootName);
   const value = valueAt(data, path);
   const parent = schemaAt(root, err.schemaPath);
@@ -125,13 +144,30 @@ function describe(err: ErrorObject, path: (string | number)[], root: Schema, dat
     }
     case 'required': {
       const key = String(p.missingProperty);
-      return { code: 'MISSING_FIELD', path, onKey: false, message: `missing field \`${key}\`${path.length > 0 ? ` in ${name}` : ''}`, hint: `add \`${key}:\`` };
+      return {
+        code: 'MISSING_FIELD',
+        path,
+        onKey: false,
+        message: `missing field \`${key}\`${path.length > 0 ? ` in ${name}` : ''}`,
+        hint: `add \`${key}:\``,
+      };
     }
     case 'type':
-      return { code: 'WRONG_TYPE', path, onKey: false, message: `${name} must be ${article(String(p.type))}, not ${kindOf(value)}`, hint: hintForType(String(p.type)) };
+      return {
+        code: 'WRONG_TYPE',
+        path,
+        onKey: false,
+        message: `${name} must be ${article(String(p.type))}, not ${kindOf(value)}`,
+        hint: hintForType(String(p.type)),
+      };
     case 'union': {
       const types = (p.types as unknown[]).filter((t) => t !== undefined).map(String);
-      return { code: 'WRONG_TYPE', path, onKey: false, message: `${name} must be ${types.map(article).join(' or ')}, not ${kindOf(value)}` };
+      return {
+        code: 'WRONG_TYPE',
+        path,
+        onKey: false,
+        message: `${name} must be ${types.map(article).join(' or ')}, not ${kindOf(value)}`,
+      };
     }
     case 'enum': {
       const allowed = (p.allowedValues as unknown[]).map(String);
@@ -144,34 +180,72 @@ function describe(err: ErrorObject, path: (string | number)[], root: Schema, dat
       };
     }
     case 'const':
-      return { code: 'BAD_VALUE', path, onKey: false, message: `${name} must be ${JSON.stringify(p.allowedValue)}, not ${JSON.stringify(value)}` };
+      return {
+        code: 'BAD_VALUE',
+        path,
+        onKey: false,
+        message: `${name} must be ${JSON.stringify(p.allowedValue)}, not ${JSON.stringify(value)}`,
+      };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { code: 'OUT_OF_RANGE', path, onKey: false, message: `${name} must be ${range(parent)}, not ${String(value)}` };
+      return {
+        code: 'OUT_OF_RANGE',
+        path,
+        onKey: false,
+        message: `${name} must be ${range(parent)}, not ${String(value)}`,
+      };
     case 'minItems':
     case 'maxItems': {
       const n = Number(p.limit);
       const word = err.keyword === 'minItems' ? 'at least' : 'at most';
-      return { code: 'BAD_LENGTH', path, onKey: false, message: `${name} needs ${word} ${n} item${n === 1 ? '' : 's'}, not ${Array.isArray(value) ? value.length : 0}` };
+      return {
+        code: 'BAD_LENGTH',
+        path,
+        onKey: false,
+        message: `${name} needs ${word} ${n} item${n === 1 ? '' : 's'}, not ${Array.isArray(value) ? value.length : 0}`,
+      };
     }
     case 'minLength':
       return { code: 'BAD_VALUE', path, onKey: false, message: `${name} must not be empty` };
     case 'pattern':
-      return { code: 'BAD_VALUE', path, onKey: false, message: `${name} \`${String(value)}\` is not well formed`, hint: typeof parent.description === 'string' ? parent.description : `the allowed form is ${String(p.pattern)}` };
+      return {
+        code: 'BAD_VALUE',
+        path,
+        onKey: false,
+        message: `${name} \`${String(value)}\` is not well formed`,
+        hint: typeof parent.description === 'string' ? parent.description : `the allowed form is ${String(p.pattern)}`,
+      };
     case 'minProperties': {
       const keys = Object.keys((parent.properties as Schema | undefined) ?? {});
-      return { code: 'MISSING_FIELD', path, onKey: false, message: `${name} needs one of: ${keys.join(', ')}`, hint: `add one of ${keys.join(', ')}` };
+      return {
+        code: 'MISSING_FIELD',
+        path,
+        onKey: false,
+        message: `${name} needs one of: ${keys.join(', ')}`,
+        hint: `add one of ${keys.join(', ')}`,
+      };
     }
     case 'maxProperties': {
       const keys = Object.keys(value !== null && typeof value === 'object' ? value : {});
-      return { code: 'EXCLUSIVE_FIELDS', path: [...path, keys[keys.length - 1] ?? ''], onKey: true, message: `${name} takes only one of ${keys.map((k) => `\`${k}\``).join(', ')}`, hint: 'keep one of them' };
+      return {
+        code: 'EXCLUSIVE_FIELDS',
+        path: [...path, keys[keys.length - 1] ?? ''],
+        onKey: true,
+        message: `${name} takes only one of ${keys.map((k) => `\`${k}\``).join(', ')}`,
+        hint: 'keep one of them',
+      };
     }
     case 'false schema':
       return { code: 'UNKNOWN_FIELD', path, onKey: true, message: `${name} is not allowed here`, hint: 'remove it' };
     case 'propertyNames':
-      return { code: 'BAD_VALUE', path, onKey: false, message: `${name} has a badly formed key \`${String(p.propertyName)}\`` };
+      return {
+        code: 'BAD_VALUE',
+        path,
+        onKey: false,
+        message: `${name} has a badly formed key \`${String(p.propertyName)}\``,
+      };
     default:
       return { code: 'BAD_VALUE', path, onKey: false, message: `${name} is not valid here (${err.keyword})` };
   }
@@ -201,7 +275,10 @@ export function pointerPath(pointer: string): (string | number)[] {
 }
 
 function schemaAt(root: Schema, schemaPath: string): Schema {
-  const parts = schemaPath.replace(/^#\/?/, '').split('/').filter((s) => s !== '');
+  const parts = schemaPath
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((s) => s !== '');
   parts.pop();
   let node: unknown = root;
   for (const part of parts) {
@@ -264,7 +341,9 @@ function range(s: Schema): string {
   const loText = s.exclusiveMinimum !== undefined ? `greater than ${String(lo)}` : `at least ${String(lo)}`;
   const hiText = s.exclusiveMaximum !== undefined ? `less than ${String(hi)}` : `at most ${String(hi)}`;
   if (lo !== undefined && hi !== undefined) {
-    return s.minimum !== undefined && s.maximum !== undefined ? `between ${String(lo)} and ${String(hi)}` : `${loText} and ${hiText}`;
+    return s.minimum !== undefined && s.maximum !== undefined
+      ? `between ${String(lo)} and ${String(hi)}`
+      : `${loText} and ${hiText}`;
   }
   return lo !== undefined ? loText : hiText;
 }

@@ -57,7 +57,9 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
         await writeFile(path, data.bytes);
         file = path;
       } catch (err) {
-        warnings.push(`${node.name} (${node.data_type ?? 'no data'}): cannot be downloaded (${(err as Error).message})`);
+        warnings.push(
+          `${node.name} (${node.data_type ?? 'no data'}): cannot be downloaded (${(err as Error).message})`,
+        );
         continue;
       }
     }
@@ -85,7 +87,10 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
   }
 
   // Per-window visibility and layer, where a window differs from the node's own.
-  const windows = [...STD_WINDOWS.map((id) => ({ address: `stdmulti/${id}`, handle: client.stdmulti.window(id), is3d: id === '3d' })), ...(mxnActive ? (await client.mxn.cells()).map((c) => ({ address: `mxn/${c.id}`, handle: c, is3d: false })) : [])];
+  const windows = [
+    ...STD_WINDOWS.map((id) => ({ address: `stdmulti/${id}`, handle: client.stdmulti.window(id), is3d: id === '3d' })),
+    ...(mxnActive ? (await client.mxn.cells()).map((c) => ({ address: `mxn/${c.id}`, handle: c, is3d: false })) : []),
+  ];
   for (const w of windows) {
     for (const node of nodes) {
       if (!loaded.has(node.uid)) continue;
@@ -95,7 +100,8 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
       const parts: string[] = [];
       if (visible !== undefined && visible !== own.visible) parts.push(`visible: ${String(visible)}`);
       if (layer !== undefined && layer !== own.layer) parts.push(`layer: ${layer}`);
-      if (parts.length > 0) steps.push(`  - window_node: { window: ${w.address}, node: ${aliases.get(node.uid)!}, ${parts.join(', ')} }`);
+      if (parts.length > 0)
+        steps.push(`  - window_node: { window: ${w.address}, node: ${aliases.get(node.uid)!}, ${parts.join(', ')} }`);
     }
   }
 
@@ -103,10 +109,12 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
   if (time.timestep !== 0) steps.push(`  - time: { step: ${time.timestep} }`);
   // Slices first and the position after: selecting a slice snaps the crosshair to the slice's
   // centre, while the position may lie between centres; the position keeps the slices it was in.
-  for (const w of windows) if (!w.is3d) steps.push(`  - slice: { window: ${w.address}, step: ${(await w.handle.selectedSlice()).step} }`);
+  for (const w of windows)
+    if (!w.is3d) steps.push(`  - slice: { window: ${w.address}, step: ${(await w.handle.selectedSlice()).step} }`);
   steps.push(`  - position: ${vec((await client.rendering.selectedPosition()).position)}`);
   for (const w of windows) steps.push(`  - camera: { window: ${w.address}, ${cameraFields(await w.handle.camera())} }`);
-  for (const w of windows) steps.push(`  - screenshot: { of: ${w.address}, save: "\${out}/${w.address.replace(/\//g, '-')}.png" }`);
+  for (const w of windows)
+    steps.push(`  - screenshot: { of: ${w.address}, save: "\${out}/${w.address.replace(/\//g, '-')}.png" }`);
 
   const header = [
     `# Recorded from ${info.name} at ${options.url} (engine ${info.engine_version}, API ${info.api_version})`,
@@ -129,9 +137,17 @@ interface Display {
 
 /** A node's own display properties (a colour may come as its value or as `{type, value}`). */
 async function displayOf(client: WorkbenchClient, uid: string): Promise<Display> {
-  const p = await client.properties.list(uid, { names: ['visible', 'opacity', 'color', 'layer'] }).catch(() => ({}) as Record<string, unknown>);
-  const raw = p.color !== null && typeof p.color === 'object' && !Array.isArray(p.color) ? (p.color as { value?: unknown }).value : p.color;
-  const color = Array.isArray(raw) && raw.length === 3 && raw.every((c) => typeof c === 'number') ? (raw as [number, number, number]) : undefined;
+  const p = await client.properties
+    .list(uid, { names: ['visible', 'opacity', 'color', 'layer'] })
+    .catch(() => ({}) as Record<string, unknown>);
+  const raw =
+    p.color !== null && typeof p.color === 'object' && !Array.isArray(p.color)
+      ? (p.color as { value?: unknown }).value
+      : p.color;
+  const color =
+    Array.isArray(raw) && raw.length === 3 && raw.every((c) => typeof c === 'number')
+      ? (raw as [number, number, number])
+      : undefined;
   return {
     visible: p.visible !== false,
     opacity: typeof p.opacity === 'number' ? p.opacity : DEFAULT_OPACITY,
@@ -145,7 +161,11 @@ function aliasesOf(nodes: readonly NodeInfo[]): Map<string, string> {
   const used = new Set<string>();
   const out = new Map<string, string>();
   for (const n of nodes) {
-    let base = n.name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'node';
+    let base =
+      n.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '') || 'node';
     if (!/^[a-z_]/.test(base)) base = `n_${base}`;
     let alias = base;
     for (let i = 2; used.has(alias); i++) alias = `${base}_${i}`;

@@ -27,7 +27,10 @@ export type ColorTarget = { isTTY?: boolean } | boolean;
  *   on a terminal that says it cannot (TERM=dumb).
  * An empty variable counts as unset, as no-color.org asks.
  */
-export function useColor(target: ColorTarget, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+export function useColor(
+  target: ColorTarget,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
@@ -36,7 +39,10 @@ export function useColor(target: ColorTarget, env: Readonly<Record<string, strin
 }
 
 export function createPalette(enabled: boolean): Palette {
-  const sgr = (open: number, close: number) => (text: string): string => (enabled && text !== '' ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+  const sgr =
+    (open: number, close: number) =>
+    (text: string): string =>
+      enabled && text !== '' ? `\u001b[${open}m${text}\u001b[${close}m` : text;
   return {
     enabled,
     red: sgr(31, 39),

@@ -44,7 +44,11 @@ export function chooseReporters(named: readonly ReporterName[], isTTY: boolean, 
   const console = named.filter((n) => !isFile(n) && !isExtra(n));
   const defaults = defaultReporterNames(isTTY);
   const files = [...new Set([...defaults.filter(isFile), ...named.filter(isFile)])];
-  return [...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))), ...named.filter(isExtra), ...files];
+  return [
+    ...(console.length > 0 ? console : quiet ? [] : defaults.filter((n) => !isFile(n))),
+    ...named.filter(isExtra),
+    ...files,
+  ];
 }
 
 /**
@@ -85,7 +89,9 @@ export function createReporters(names: readonly string[] | undefined, setup: Rep
       case 'tasklist':
         // Some CI terminals are TTYs that report 0 columns: a live list there draws nothing
         // but cursor codes, so it falls back to lines.
-        return setup.isTTY && setup.stream.columns === 0 ? new LineReporter({ stream: setup.stream, color }) : new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
+        return setup.isTTY && setup.stream.columns === 0
+          ? new LineReporter({ stream: setup.stream, color })
+          : new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
       case 'line':
         return new LineReporter({ stream: setup.stream, color });
       case 'json':
@@ -102,7 +108,11 @@ export function createReporters(names: readonly string[] | undefined, setup: Rep
 }
 
 /** Writes report files for a result that did not come from a live run (merged shards); returns their paths. */
-export async function writeReportFiles(result: RunResult, outputDir: string, formats: readonly (typeof FILE_REPORTERS)[number][] = FILE_REPORTERS): Promise<string[]> {
+export async function writeReportFiles(
+  result: RunResult,
+  outputDir: string,
+  formats: readonly (typeof FILE_REPORTERS)[number][] = FILE_REPORTERS,
+): Promise<string[]> {
   const writers = { json: writeJsonReport, junit: writeJunitReport, html: writeHtmlReport };
   const paths: string[] = [];
   for (const format of formats) paths.push(await writers[format](result, outputDir));

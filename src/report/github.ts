@@ -14,7 +14,9 @@ export class GithubReporter implements Reporter {
   onStepEnd(c: CaseInfo, step: StepResult): void {
     if (step.status !== 'failed' && step.status !== 'error') return;
     const title = `${c.name} › ${stepLabel(step)}`;
-    const message = [stepProblem(step) ?? step.status, step.error?.hint ? `hint: ${step.error.hint}` : ''].filter(Boolean).join('\n');
+    const message = [stepProblem(step) ?? step.status, step.error?.hint ? `hint: ${step.error.hint}` : '']
+      .filter(Boolean)
+      .join('\n');
     const props = `file=${property(step.span.file)},line=${step.span.line},col=${step.span.col},title=${property(title)}`;
     this.stream.write(`::error ${props}::${data(message)}\n`);
   }

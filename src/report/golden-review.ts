@@ -25,7 +25,17 @@ export function reviewableChecks(result: RunResult, outputDir: string): Reviewab
       .filter((s) => s.kind === 'expect_image' && s.status === 'failed' && s.image)
       .flatMap((s) => {
         const actual = s.artefacts.find((a) => a.kind === 'actual');
-        return actual ? [{ key: `${position}.${s.index}`, caseName: c.name, step: s.index, golden: at(s.image!.golden), actual: at(actual.path) }] : [];
+        return actual
+          ? [
+              {
+                key: `${position}.${s.index}`,
+                caseName: c.name,
+                step: s.index,
+                golden: at(s.image!.golden),
+                actual: at(actual.path),
+              },
+            ]
+          : [];
       }),
   );
 }

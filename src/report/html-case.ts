@@ -17,7 +17,11 @@ const ICONS: Record<Status, string> = { passed: '✔', failed: '✖', error: '!'
 export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupContext, index = position): string {
   const problem = firstProblem(c);
   const open = c.status === 'failed' || c.status === 'error' ? ' open' : '';
-  const study = c.study ? Object.entries(c.study).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('  ') : '';
+  const study = c.study
+    ? Object.entries(c.study)
+        .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+        .join('  ')
+    : '';
   const search = [c.name, c.id, c.playbook, study].join(' ').toLowerCase();
   const parts = [
     `<details class="case ${c.status}" data-status="${c.status}" data-search="${esc(search)}" id="case-${position}"${open}>`,
@@ -30,11 +34,19 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
     '</summary>',
   ];
   if (problem) {
-    parts.push(`<p class="case-problem">Step ${problem.index} <b>${esc(problem.kind)}</b> at <span class="mono">${esc(formatSpan(problem.span))}</span>: ${esc(stepProblem(problem) ?? problem.status)}</p>`);
-    if (c.trace) parts.push(`<p class="case-trace"><a href="${esc(artefactUrl(c.trace, ctx.outputDir))}">HTTP trace of this case</a> (one exchange per line)</p>`);
+    parts.push(
+      `<p class="case-problem">Step ${problem.index} <b>${esc(problem.kind)}</b> at <span class="mono">${esc(formatSpan(problem.span))}</span>: ${esc(stepProblem(problem) ?? problem.status)}</p>`,
+    );
+    if (c.trace)
+      parts.push(
+        `<p class="case-trace"><a href="${esc(artefactUrl(c.trace, ctx.outputDir))}">HTTP trace of this case</a> (one exchange per line)</p>`,
+      );
   }
   const accepts = ctx.reviewable ? c.steps.map((s) => `${index}.${s.index}`).filter((k) => ctx.reviewable!.has(k)) : [];
-  if (accepts.length > 1) parts.push(`<p class="review"><button type="button" class="accept accept-case" data-checks="${esc(accepts.join(' '))}">Accept all ${accepts.length} failing images of this case</button></p>`);
+  if (accepts.length > 1)
+    parts.push(
+      `<p class="review"><button type="button" class="accept accept-case" data-checks="${esc(accepts.join(' '))}">Accept all ${accepts.length} failing images of this case</button></p>`,
+    );
   parts.push('<ol class="steps">');
   for (const step of c.steps) parts.push(stepMarkup(step, `${position}.${step.index}`, ctx, `${index}.${step.index}`));
   parts.push('</ol>', '</details>');
@@ -42,7 +54,8 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
 }
 
 function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check: string): string {
-  ctx.args[key] = step.resolvedArgs === undefined ? { args: step.args } : { args: step.args, resolvedArgs: step.resolvedArgs };
+  ctx.args[key] =
+    step.resolvedArgs === undefined ? { args: step.args } : { args: step.args, resolvedArgs: step.resolvedArgs };
   const retries = step.attempts.length > 1 ? `<span class="retries">${step.attempts.length} attempts</span>` : '';
   const head = [
     '<div class="step-head">',
@@ -56,17 +69,25 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check
     '</div>',
   ].join('');
   const body: string[] = [];
-  if (step.status === 'skipped' && step.skippedReason) body.push(`<div class="skip-reason">Skipped: ${esc(step.skippedReason)}</div>`);
+  if (step.status === 'skipped' && step.skippedReason)
+    body.push(`<div class="skip-reason">Skipped: ${esc(step.skippedReason)}</div>`);
   if (step.status === 'failed' || step.status === 'error') body.push(problemMarkup(step));
   if (step.attempts.length > 1) body.push(attemptsMarkup(step));
-  if (step.notices.length > 0) body.push(`<ul class="notices">${step.notices.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
+  if (step.notices.length > 0)
+    body.push(`<ul class="notices">${step.notices.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
   const compare = compareMarkup(step, ctx.outputDir);
   if (compare) body.push(compare);
-  if (ctx.reviewable?.has(check)) body.push(`<p class="review"><button type="button" class="accept accept-one" data-checks="${esc(check)}">Accept as golden</button></p>`);
+  if (ctx.reviewable?.has(check))
+    body.push(
+      `<p class="review"><button type="button" class="accept accept-one" data-checks="${esc(check)}">Accept as golden</button></p>`,
+    );
   // A golden written or updated by this run has nothing to compare with: it is shown as it is.
   const viewer = find(step, 'expected') !== undefined && find(step, 'actual') !== undefined;
-  const shots = step.artefacts.filter((a) => a.kind === 'screenshot' || a.kind === 'figure' || (a.kind === 'golden' && !viewer));
-  if (shots.length > 0) body.push(`<div class="shots">${shots.map((a) => shotMarkup(a, ctx.outputDir)).join('')}</div>`);
+  const shots = step.artefacts.filter(
+    (a) => a.kind === 'screenshot' || a.kind === 'figure' || (a.kind === 'golden' && !viewer),
+  );
+  if (shots.length > 0)
+    body.push(`<div class="shots">${shots.map((a) => shotMarkup(a, ctx.outputDir)).join('')}</div>`);
   body.push('<pre class="args" hidden></pre>');
   return `<li class="step ${step.status}">${head}<div class="step-body">${body.join('')}</div></li>`;
 }
@@ -77,14 +98,18 @@ function problemMarkup(step: StepResult): string {
     const status = step.error.status !== undefined ? ` (HTTP ${step.error.status})` : '';
     lines.push(`<div><code>${esc(step.error.code)}</code>${esc(step.error.message)}${status}</div>`);
   }
-  if (step.image && !step.error?.message.includes(step.image.message)) lines.push(`<div>${esc(step.image.message)}</div>`);
+  if (step.image && !step.error?.message.includes(step.image.message))
+    lines.push(`<div>${esc(step.image.message)}</div>`);
   if (lines.length === 0) lines.push(`<div>${esc(stepProblem(step) ?? step.status)}</div>`);
   if (step.error?.hint) lines.push(`<div class="hint">Hint: ${esc(step.error.hint)}</div>`);
   return `<div class="problem">${lines.join('')}</div>`;
 }
 
 function attemptsMarkup(step: StepResult): string {
-  const items = step.attempts.map((a) => `<li>Attempt ${a.n}: ${a.error ? esc(formatError(a.error)) : 'succeeded'} · ${formatDuration(a.durationMs)}</li>`);
+  const items = step.attempts.map(
+    (a) =>
+      `<li>Attempt ${a.n}: ${a.error ? esc(formatError(a.error)) : 'succeeded'} · ${formatDuration(a.durationMs)}</li>`,
+  );
   return `<ol class="attempts">${items.join('')}</ol>`;
 }
 
@@ -99,12 +124,17 @@ function compareMarkup(step: StepResult, outputDir: string | undefined): string 
   if (!step.image && !(expected && actual)) return undefined;
   const numbers = step.image ? formatImage(step.image) : '';
   if (!expected || !actual) {
-    return step.image ? `<div class="numbers">${esc(step.image.outcome)}${numbers ? ` · ${esc(numbers)}` : ''}</div>` : undefined;
+    return step.image
+      ? `<div class="numbers">${esc(step.image.outcome)}${numbers ? ` · ${esc(numbers)}` : ''}</div>`
+      : undefined;
   }
   const diff = find(step, 'diff');
-  const img = (a: Artefact, cls: string, alt: string): string => `<img class="${cls}" src="${esc(artefactUrl(a.path, outputDir))}" alt="${esc(alt)}">`;
+  const img = (a: Artefact, cls: string, alt: string): string =>
+    `<img class="${cls}" src="${esc(artefactUrl(a.path, outputDir))}" alt="${esc(alt)}">`;
   const cell = (a: Artefact | undefined, title: string, cls: string): string =>
-    a ? `<figure data-path="${esc(a.path)}"><figcaption>${title}</figcaption><div class="frame">${img(a, cls, title)}</div></figure>` : `<figure><figcaption>${title}</figcaption><div class="frame empty">none</div></figure>`;
+    a
+      ? `<figure data-path="${esc(a.path)}"><figcaption>${title}</figcaption><div class="frame">${img(a, cls, title)}</div></figure>`
+      : `<figure><figcaption>${title}</figcaption><div class="frame empty">none</div></figure>`;
   return [
     '<div class="compare">',
     '<div class="compare-bar">',
@@ -114,7 +144,10 @@ function compareMarkup(step: StepResult, outputDir: string | undefined): string 
     '<button type="button" data-mode="blink" aria-pressed="false">Blink</button>',
     '</div>',
     '<div class="seg zooms" role="group" aria-label="Zoom">',
-    ...['fit', '1', '2', '4'].map((z) => `<button type="button" data-zoom="${z}" aria-pressed="${z === 'fit'}">${z === 'fit' ? 'Fit' : `${z}×`}</button>`),
+    ...['fit', '1', '2', '4'].map(
+      (z) =>
+        `<button type="button" data-zoom="${z}" aria-pressed="${z === 'fit'}">${z === 'fit' ? 'Fit' : `${z}×`}</button>`,
+    ),
     '</div>',
     `<span class="numbers">${esc(step.image?.outcome ?? '')}${numbers ? ` · ${esc(numbers)}` : ''}</span>`,
     '</div>',

@@ -31,8 +31,14 @@ const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed:
  * script are inline, images are the artefact files next to it.
  */
 export function renderHtml(result: RunResult, options: HtmlOptions = {}): string {
-  const ctx: CaseMarkupContext = { args: {}, ...(options.outputDir ? { outputDir: options.outputDir } : {}), ...(options.review ? { reviewable: options.review.checks } : {}) };
-  const ordered = result.cases.map((c, i) => ({ c, i })).sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
+  const ctx: CaseMarkupContext = {
+    args: {},
+    ...(options.outputDir ? { outputDir: options.outputDir } : {}),
+    ...(options.review ? { reviewable: options.review.checks } : {}),
+  };
+  const ordered = result.cases
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
   const body = ordered.map(({ c, i }, position) => caseMarkup(c, position, ctx, i)).join('\n');
   const data = jsonForScript(ctx.args);
   const title = `wbplay report: ${result.status} (${formatSummary(result.summary)})`;
@@ -66,7 +72,9 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
     `<script type="application/json" id="wbplay-args">${data}</script>`,
     `<script>${HTML_SCRIPT}</script>`,
-    ...(options.review ? [`<meta name="wbplay-review" content="${esc(options.review.token)}">`, `<script>${REVIEW_SCRIPT}</script>`] : []),
+    ...(options.review
+      ? [`<meta name="wbplay-review" content="${esc(options.review.token)}">`, `<script>${REVIEW_SCRIPT}</script>`]
+      : []),
     '</body>',
     '</html>',
     '',
@@ -91,8 +99,12 @@ export class HtmlReporter implements Reporter {
 function header(result: RunResult): string {
   const s = result.summary;
   const wb = result.provenance.workbench;
-  const where = wb ? [wb.name, wb.engine_version ? `engine ${wb.engine_version}` : undefined].filter(Boolean).join(' ') : '';
-  const meta = [`Started ${result.startedAt}`, `took ${formatDuration(result.durationMs)}`, where ? `on ${where}` : ''].filter(Boolean).join(' · ');
+  const where = wb
+    ? [wb.name, wb.engine_version ? `engine ${wb.engine_version}` : undefined].filter(Boolean).join(' ')
+    : '';
+  const meta = [`Started ${result.startedAt}`, `took ${formatDuration(result.durationMs)}`, where ? `on ${where}` : '']
+    .filter(Boolean)
+    .join(' · ');
   const tile = (filter: string, count: number, label: string): string =>
     `<button type="button" class="tile ${filter}" data-filter="${filter}" aria-pressed="false"><b>${count}</b><span>${label}</span></button>`;
   const bar = (['passed', 'failed', 'error', 'skipped'] as const)

@@ -2,7 +2,15 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { CaseResult, RunResult, StepResult } from '../result/result.js';
 import type { Reporter } from '../result/reporter.js';
-import { firstProblem, formatDuration, formatError, formatImage, formatSpan, stepLabel, stepProblem } from './report-text.js';
+import {
+  firstProblem,
+  formatDuration,
+  formatError,
+  formatImage,
+  formatSpan,
+  stepLabel,
+  stepProblem,
+} from './report-text.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
@@ -16,11 +24,15 @@ export function renderJunit(result: RunResult): string {
   const timestamp = xmlTimestamp(result.startedAt);
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const all = counts(result.cases);
-  out.push(`<testsuites ${attrs({ name: 'wbplay', tests: all.tests, failures: all.failures, errors: all.errors, skipped: all.skipped, time: seconds(result.durationMs), timestamp })}>`);
+  out.push(
+    `<testsuites ${attrs({ name: 'wbplay', tests: all.tests, failures: all.failures, errors: all.errors, skipped: all.skipped, time: seconds(result.durationMs), timestamp })}>`,
+  );
   suites.forEach(([playbook, cases], id) => {
     const c = counts(cases);
     const time = seconds(cases.reduce((sum, k) => sum + k.durationMs, 0));
-    out.push(`  <testsuite ${attrs({ name: playbook, id, tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time, timestamp })}>`);
+    out.push(
+      `  <testsuite ${attrs({ name: playbook, id, tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time, timestamp })}>`,
+    );
     out.push(...properties(result, playbook));
     for (const k of cases) out.push(...testcase(k));
     out.push('  </testsuite>');
@@ -107,7 +119,9 @@ function properties(result: RunResult, playbook: string): string[] {
     ['workbench.api_version', p.workbench?.api_version],
     ['wbplay', p.wbplay],
   ];
-  const lines = props.filter(([, v]) => v !== undefined).map(([name, value]) => `      <property ${attrs({ name, value: value ?? '' })}/>`);
+  const lines = props
+    .filter(([, v]) => v !== undefined)
+    .map(([name, value]) => `      <property ${attrs({ name, value: value ?? '' })}/>`);
   return lines.length > 0 ? ['    <properties>', ...lines, '    </properties>'] : [];
 }
 
@@ -153,8 +167,9 @@ function attrs(values: Record<string, string | number>): string {
  * newline and carriage return, U+FFFE/U+FFFF and unpaired surrogates. They are shown as
  * `\uXXXX` so the message survives and the file stays well-formed.
  */
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function visible(value: string): string {
   return value.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);

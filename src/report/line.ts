@@ -1,7 +1,17 @@
 import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
-import { formatDuration, formatError, formatImage, formatSpan, formatSummary, printable, problemLines, stepLabel, unusedGoldensLine } from './report-text.js';
+import {
+  formatDuration,
+  formatError,
+  formatImage,
+  formatSpan,
+  formatSummary,
+  printable,
+  problemLines,
+  stepLabel,
+  unusedGoldensLine,
+} from './report-text.js';
 
 export interface LineReporterOptions {
   stream: OutputStream;
@@ -31,12 +41,16 @@ export class LineReporter implements Reporter {
     this.total = info.cases.length;
     const cases = `${info.cases.length} case${info.cases.length === 1 ? '' : 's'}`;
     const workers = `${info.workers} worker${info.workers === 1 ? '' : 's'}`;
-    this.write(`Running ${cases} on ${printable(info.workbench)} with ${workers}; output in ${printable(info.outputDir)}`);
+    this.write(
+      `Running ${cases} on ${printable(info.workbench)} with ${workers}; output in ${printable(info.outputDir)}`,
+    );
   }
 
   onStepRetry(c: CaseInfo, step: StepInfo, attempt: Attempt, delayMs: number): void {
     const why = attempt.error ? formatError(attempt.error) : 'failed';
-    this.write(`${this.prefix(c, step)} … ${this.palette.yellow(`attempt ${attempt.n} failed`)}: ${printable(why)}; retrying in ${formatDuration(delayMs)}`);
+    this.write(
+      `${this.prefix(c, step)} … ${this.palette.yellow(`attempt ${attempt.n} failed`)}: ${printable(why)}; retrying in ${formatDuration(delayMs)}`,
+    );
   }
 
   onStepEnd(c: CaseInfo, result: StepResult): void {
@@ -47,7 +61,9 @@ export class LineReporter implements Reporter {
       this.write(`${this.prefix(c, result)} … ${paintStatus(p, 'skipped')}${reason}`);
       return;
     }
-    this.write(`${this.prefix(c, result)} … ${paintStatus(p, result.status)} (${formatDuration(result.durationMs)}${tries})`);
+    this.write(
+      `${this.prefix(c, result)} … ${paintStatus(p, result.status)} (${formatDuration(result.durationMs)}${tries})`,
+    );
     if (result.status === 'passed') return;
     const details: string[] = [];
     if (result.error) details.push(formatError(result.error));
@@ -67,7 +83,9 @@ export class LineReporter implements Reporter {
   onCaseEnd(result: CaseResult): void {
     this.finished.add(`${result.playbook}\u0000${result.id}`);
     const count = this.total > 0 ? this.palette.dim(` [${this.finished.size}/${this.total}]`) : '';
-    this.write(`${this.palette.bold(printable(result.name))} ${paintStatus(this.palette, result.status)} in ${formatDuration(result.durationMs)}${count}`);
+    this.write(
+      `${this.palette.bold(printable(result.name))} ${paintStatus(this.palette, result.status)} in ${formatDuration(result.durationMs)}${count}`,
+    );
   }
 
   onNotice(message: string): void {

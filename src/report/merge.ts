@@ -1,5 +1,13 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { RESULT_VERSION, runStatus, summarize, type Artefact, type CaseResult, type Provenance, type RunResult } from '../result/result.js';
+import {
+  RESULT_VERSION,
+  runStatus,
+  summarize,
+  type Artefact,
+  type CaseResult,
+  type Provenance,
+  type RunResult,
+} from '../result/result.js';
 import { postRunStages } from '../steps/post-run/stages.js';
 import { readRunResult } from './read-report.js';
 import { ReportError } from './report-error.js';
@@ -16,7 +24,8 @@ export async function mergeReports(dirs: readonly string[], outputDir: string): 
   for (const dir of dirs) shards.push({ result: await readRunResult(dir), dir });
   const merged = mergeRunResults(shards, outputDir);
   // Each shard drew its figures of its own cases; the merged folder gets those of the whole run.
-  for (const figure of merged.figures ?? []) await postRunStages.find((stage) => stage.owns(figure))?.redraw(figure, merged.cases, outputDir);
+  for (const figure of merged.figures ?? [])
+    await postRunStages.find((stage) => stage.owns(figure))?.redraw(figure, merged.cases, outputDir);
   return merged;
 }
 
@@ -27,7 +36,12 @@ export async function mergeReports(dirs: readonly string[], outputDir: string): 
  * relative to the merged output folder so the merged HTML report finds the shards' images.
  */
 export function mergeRunResults(shards: readonly ShardResult[], outputDir: string): RunResult {
-  if (shards.length === 0) throw new ReportError('NO_REPORTS', 'no shard reports to merge', 'give the output folders of the shards, e.g. `wbplay merge-reports shard-*/ --out merged`');
+  if (shards.length === 0)
+    throw new ReportError(
+      'NO_REPORTS',
+      'no shard reports to merge',
+      'give the output folders of the shards, e.g. `wbplay merge-reports shard-*/ --out merged`',
+    );
   const provenance = mergeProvenance(shards.map((s) => s.result.provenance));
   const seen = new Map<string, string>();
   const cases: CaseResult[] = [];
@@ -36,17 +50,29 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
       const key = `${c.playbook}\u0000${c.id}`;
       const other = seen.get(key);
       if (other !== undefined) {
-        throw new ReportError('SHARDS_OVERLAP', `case "${c.id}" of ${c.playbook} is in the reports of both ${other} and ${shard.dir}`, 'merge the shards of one run only (same playbook, same --shard n, each index once)');
+        throw new ReportError(
+          'SHARDS_OVERLAP',
+          `case "${c.id}" of ${c.playbook} is in the reports of both ${other} and ${shard.dir}`,
+          'merge the shards of one run only (same playbook, same --shard n, each index once)',
+        );
       }
       seen.set(key, shard.dir);
       cases.push(relocateCase(c, shard.dir, outputDir));
     }
   }
-  sortCases(cases, provenance.playbooks.map((p) => p.path));
+  sortCases(
+    cases,
+    provenance.playbooks.map((p) => p.path),
+  );
 
   const spans = shards.map((s) => {
     const start = Date.parse(s.result.startedAt);
-    if (Number.isNaN(start)) throw new ReportError('REPORT_INVALID', `the report in ${s.dir} has a startedAt that is not a date: ${JSON.stringify(s.result.startedAt)}`, 'run that shard again');
+    if (Number.isNaN(start))
+      throw new ReportError(
+        'REPORT_INVALID',
+        `the report in ${s.dir} has a startedAt that is not a date: ${JSON.stringify(s.result.startedAt)}`,
+        'run that shard again',
+      );
     return { start, end: start + s.result.durationMs };
   });
   const start = Math.min(...spans.map((s) => s.start));
@@ -73,11 +99,15 @@ function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: 
   const figures: Artefact[] = [];
   for (const shard of shards) {
     for (const f of shard.result.figures ?? []) {
-      if (!postRunStages.some((stage) => stage.owns(f))) figures.push({ ...f, path: relocate(f.path, shard.dir, outputDir) });
+      if (!postRunStages.some((stage) => stage.owns(f)))
+        figures.push({ ...f, path: relocate(f.path, shard.dir, outputDir) });
     }
   }
   for (const stage of postRunStages) {
-    const own = shards.map((shard) => ({ figures: (shard.result.figures ?? []).filter((f) => stage.owns(f)), relocate: (path: string) => relocate(path, shard.dir, outputDir) }));
+    const own = shards.map((shard) => ({
+      figures: (shard.result.figures ?? []).filter((f) => stage.owns(f)),
+      relocate: (path: string) => relocate(path, shard.dir, outputDir),
+    }));
     figures.push(...stage.merge(own, cases));
   }
   return figures;
@@ -140,7 +170,10 @@ function distinct<T>(values: readonly T[]): T[] {
 function relocateCase(c: CaseResult, fromDir: string, toDir: string): CaseResult {
   return {
     ...c,
-    steps: c.steps.map((s) => ({ ...s, artefacts: s.artefacts.map((a) => ({ ...a, path: relocate(a.path, fromDir, toDir) })) })),
+    steps: c.steps.map((s) => ({
+      ...s,
+      artefacts: s.artefacts.map((a) => ({ ...a, path: relocate(a.path, fromDir, toDir) })),
+    })),
   };
 }
 

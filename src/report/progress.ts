@@ -50,7 +50,11 @@ export class CohortProgress {
 
   /** `12/24 done · 1 failed · 0 errors · 30.5/min · ETA 24 s`. */
   describe(now: number): string {
-    const parts = [`${this.done}/${this.total} done`, `${this.count('failed')} failed`, `${this.count('error')} error${this.count('error') === 1 ? '' : 's'}`];
+    const parts = [
+      `${this.done}/${this.total} done`,
+      `${this.count('failed')} failed`,
+      `${this.count('error')} error${this.count('error') === 1 ? '' : 's'}`,
+    ];
     const skipped = this.count('skipped');
     if (skipped > 0) parts.push(`${skipped} skipped`);
     const rate = this.ratePerMinute(now);

@@ -1,4 +1,13 @@
-import type { CaseResult, ErrorInfo, ImageAssertion, RunResult, SourceSpan, StepInfo, StepResult, Summary } from '../result/result.js';
+import type {
+  CaseResult,
+  ErrorInfo,
+  ImageAssertion,
+  RunResult,
+  SourceSpan,
+  StepInfo,
+  StepResult,
+  Summary,
+} from '../result/result.js';
 
 /**
  * The words every text reporter shares (line, tasklist, JUnit's step log, the HTML report's
@@ -45,7 +54,9 @@ export function formatError(error: ErrorInfo): string {
 export function formatImage(image: ImageAssertion): string {
   const parts: string[] = [];
   if (image.outcome === 'size-mismatch' && image.actualSize && image.expectedSize) {
-    parts.push(`size ${image.actualSize.width}×${image.actualSize.height}, golden ${image.expectedSize.width}×${image.expectedSize.height}`);
+    parts.push(
+      `size ${image.actualSize.width}×${image.actualSize.height}, golden ${image.expectedSize.width}×${image.expectedSize.height}`,
+    );
   } else if (image.diffPixels !== undefined) {
     const ratio = image.diffRatio !== undefined ? ` (${formatPercent(image.diffRatio)})` : '';
     const total = image.totalPixels !== undefined ? ` of ${image.totalPixels}` : '';
@@ -85,7 +96,12 @@ export function firstProblem(c: CaseResult): StepResult | undefined {
 /** `24 cases: 20 passed, 2 failed, 1 error, 1 skipped`. */
 export function formatSummary(summary: Summary): string {
   const noun = summary.total === 1 ? 'case' : 'cases';
-  const counts = [`${summary.passed} passed`, `${summary.failed} failed`, `${summary.error} error${summary.error === 1 ? '' : 's'}`, `${summary.skipped} skipped`];
+  const counts = [
+    `${summary.passed} passed`,
+    `${summary.failed} failed`,
+    `${summary.error} error${summary.error === 1 ? '' : 's'}`,
+    `${summary.skipped} skipped`,
+  ];
   return `${summary.total} ${noun}: ${counts.join(', ')}`;
 }
 
@@ -106,6 +122,9 @@ export function problemLines(result: RunResult, limit = 20): string[] {
 
 /** Control characters would move a terminal's cursor or end a line early; a name is shown, never obeyed. */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -11,7 +11,16 @@ export interface ReviewServer {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.json': 'application/json', '.jsonl': 'application/x-ndjson', '.xml': 'application/xml', '.csv': 'text/csv', '.html': 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.json': 'application/json',
+  '.jsonl': 'application/x-ndjson',
+  '.xml': 'application/xml',
+  '.csv': 'text/csv',
+  '.html': 'text/html; charset=utf-8',
+};
 /** The largest accept request: a list of check keys. */
 const MAX_BODY = 256 * 1024;
 
@@ -23,7 +32,11 @@ const MAX_BODY = 256 * 1024;
  * token the page was served with (a custom header, which another origin cannot send without a
  * preflight this server never grants). Files are served from the output folder only.
  */
-export async function startReviewServer(options: { outputDir: string; host?: string; port?: number }): Promise<ReviewServer> {
+export async function startReviewServer(options: {
+  outputDir: string;
+  host?: string;
+  port?: number;
+}): Promise<ReviewServer> {
   const outputDir = await realpath(resolve(options.outputDir));
   const result = await readRunResult(outputDir);
   const checks = new Map<string, ReviewableCheck>(reviewableChecks(result, outputDir).map((c) => [c.key, c]));
@@ -33,7 +46,9 @@ export async function startReviewServer(options: { outputDir: string; host?: str
   const hosts = new Set<string>();
 
   const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => send(res, 500, 'text/plain; charset=utf-8', `internal error: ${(err as Error).message}`));
+    handle(req, res).catch((err: unknown) =>
+      send(res, 500, 'text/plain; charset=utf-8', `internal error: ${(err as Error).message}`),
+    );
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -41,7 +56,8 @@ export async function startReviewServer(options: { outputDir: string; host?: str
     if (!hosts.has(req.headers.host ?? '')) return send(res, 403, 'text/plain; charset=utf-8', 'wrong Host');
     const path = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
     if (req.method === 'POST' && path === '/api/accept') return accept(req, res);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
     // Browsers ask for an icon on their own; there is none, and that is not an error.
     if (path === '/favicon.ico') {
       res.writeHead(204).end();
@@ -56,7 +72,11 @@ export async function startReviewServer(options: { outputDir: string; host?: str
 
   async function accept(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const fetchSite = req.headers['sec-fetch-site'];
-    if (req.headers.origin !== origin || (fetchSite !== undefined && fetchSite !== 'same-origin') || req.headers['x-wbplay-review'] !== token) {
+    if (
+      req.headers.origin !== origin ||
+      (fetchSite !== undefined && fetchSite !== 'same-origin') ||
+      req.headers['x-wbplay-review'] !== token
+    ) {
       req.resume();
       return send(res, 403, 'text/plain; charset=utf-8', 'only the report page served here may accept goldens');
     }
@@ -68,7 +88,13 @@ export async function startReviewServer(options: { outputDir: string; host?: str
     }
     const keys = Array.isArray(body.checks) ? body.checks.filter((k): k is string => typeof k === 'string') : [];
     const unknown = keys.filter((k) => !checks.has(k));
-    if (keys.length === 0 || unknown.length > 0) return send(res, 404, 'text/plain; charset=utf-8', `no failed image check ${unknown.join(', ') || '(none named)'} in this run`);
+    if (keys.length === 0 || unknown.length > 0)
+      return send(
+        res,
+        404,
+        'text/plain; charset=utf-8',
+        `no failed image check ${unknown.join(', ') || '(none named)'} in this run`,
+      );
     for (const key of keys) await acceptCheck(checks.get(key)!);
     return send(res, 200, 'application/json', JSON.stringify({ accepted: keys }));
   }

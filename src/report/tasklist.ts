@@ -1,10 +1,30 @@
-import { DefaultRenderer, figures, Listr, ListrDefaultRendererLogLevels, ListrLogger, ListrLogLevels, ProcessOutput, type ListrTask } from 'listr2';
+import {
+  DefaultRenderer,
+  figures,
+  Listr,
+  ListrDefaultRendererLogLevels,
+  ListrLogger,
+  ListrLogLevels,
+  ProcessOutput,
+  type ListrTask,
+} from 'listr2';
 import { Writable } from 'node:stream';
 import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import { CohortProgress } from './progress.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
-import { caseProblem, formatDuration, formatError, formatSpan, formatSummary, printable, problemLines, stepLabel, stepProblem, unusedGoldensLine } from './report-text.js';
+import {
+  caseProblem,
+  formatDuration,
+  formatError,
+  formatSpan,
+  formatSummary,
+  printable,
+  problemLines,
+  stepLabel,
+  stepProblem,
+  unusedGoldensLine,
+} from './report-text.js';
 
 export interface TaskListOptions {
   stream: OutputStream;
@@ -95,14 +115,23 @@ export class TaskListReporter implements Reporter {
     this.live = live;
     const cohort = info.cases.length > (this.options.maxCaseRows ?? 12);
     const tasks = cohort ? this.cohortTasks(info) : info.cases.map((c) => this.caseTask(c));
-    const logger = new ListrLogger({ processOutput: processOutput(this.options.stream, this.palette.enabled), useIcons: true });
+    const logger = new ListrLogger({
+      processOutput: processOutput(this.options.stream, this.palette.enabled),
+      useIcons: true,
+    });
     const listr = new Listr(tasks as ListrTask[], {
       concurrent: cohort ? true : Math.max(1, info.workers),
       exitOnError: false,
       registerSignalListeners: false,
       renderer: (live ? StreamRenderer : 'simple') as 'default',
       // A case with a failed step failed: a cross, not listr2's "completed with warnings".
-      rendererOptions: { logger, color: this.colors(), icon: { [ListrDefaultRendererLogLevels.COMPLETED_WITH_FAILED_SUBTASKS]: figures.cross }, collapseSubtasks: true, formatOutput: 'truncate' },
+      rendererOptions: {
+        logger,
+        color: this.colors(),
+        icon: { [ListrDefaultRendererLogLevels.COMPLETED_WITH_FAILED_SUBTASKS]: figures.cross },
+        collapseSubtasks: true,
+        formatOutput: 'truncate',
+      },
       fallbackRendererCondition: false,
     });
     // Failures are the runner's business; listr2's own verdict on its waiting tasks is not.
@@ -124,12 +153,15 @@ export class TaskListReporter implements Reporter {
 
   onStepStart(c: CaseInfo, step: StepInfo): void {
     const w = this.caseWorker.get(key(c));
-    if (w) retitle(w, `${w.label} · ${printable(c.name)} · ${step.index}/${c.steps.length} ${printable(stepLabel(step))}`);
+    if (w)
+      retitle(w, `${w.label} · ${printable(c.name)} · ${step.index}/${c.steps.length} ${printable(stepLabel(step))}`);
   }
 
   onStepRetry(c: CaseInfo, step: StepInfo, attempt: Attempt, delayMs: number): void {
     const why = attempt.error ? formatError(attempt.error) : 'failed';
-    const note = this.palette.yellow(`attempt ${attempt.n} failed: ${printable(why)}; retrying in ${formatDuration(delayMs)}`);
+    const note = this.palette.yellow(
+      `attempt ${attempt.n} failed: ${printable(why)}; retrying in ${formatDuration(delayMs)}`,
+    );
     retitle(this.cases.get(key(c))?.stepRows.get(step.index), `${this.stepName(c, step)} ${note}`);
     const w = this.caseWorker.get(key(c));
     if (w) retitle(w, `${w.label} · ${printable(c.name)} · ${printable(stepLabel(step))} ${note}`);
@@ -142,7 +174,10 @@ export class TaskListReporter implements Reporter {
   onCaseEnd(result: CaseResult): void {
     const row = this.cases.get(key(result));
     if (row) {
-      retitle(row, `${this.caseName(result)} ${paintStatus(this.palette, result.status)} ${this.palette.dim(`· ${formatDuration(result.durationMs)}`)}`);
+      retitle(
+        row,
+        `${this.caseName(result)} ${paintStatus(this.palette, result.status)} ${this.palette.dim(`· ${formatDuration(result.durationMs)}`)}`,
+      );
       for (const step of row.steps.values()) step.resolve(undefined);
       row.started.resolve(true);
     }
@@ -186,7 +221,9 @@ export class TaskListReporter implements Reporter {
       for (const line of problems) out(`  ${printable(line)}`);
     }
     out('');
-    out(`${paintStatus(this.palette, result.status, result.status.toUpperCase())} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`);
+    out(
+      `${paintStatus(this.palette, result.status, result.status.toUpperCase())} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`,
+    );
   }
 
   private caseTask(info: CaseInfo): ListrTask {

@@ -24,7 +24,10 @@ export interface CaseSetup {
 /** Error thrown when a step names a node the case cannot find. */
 export class NodeNotFoundError extends Error {
   readonly code = 'NODE_NOT_FOUND';
-  constructor(message: string, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
     super(message);
     this.name = 'NodeNotFoundError';
   }
@@ -44,7 +47,12 @@ export class CaseState {
 
   constructor(private readonly setup: CaseSetup) {}
 
-  context(step: { index: number; description: string }, attempt: number, signal: AbortSignal, notice: (message: string) => void): StepRunContext {
+  context(
+    step: { index: number; description: string },
+    attempt: number,
+    signal: AbortSignal,
+    notice: (message: string) => void,
+  ): StepRunContext {
     return new AttemptContext(this, this.setup, step, attempt, signal, notice);
   }
 
@@ -70,10 +78,12 @@ export class CaseState {
       await writeFileAtomic(path, bytes, { durable: false });
       this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
     })();
-    this.writes.push(done.then(
-      () => undefined,
-      (err: unknown) => ({ step, error: err instanceof Error ? err : new Error(String(err)) }),
-    ));
+    this.writes.push(
+      done.then(
+        () => undefined,
+        (err: unknown) => ({ step, error: err instanceof Error ? err : new Error(String(err)) }),
+      ),
+    );
     return this.artefact(path, kind);
   }
 
@@ -95,11 +105,20 @@ export class CaseState {
     }
     // A node name (`name:` or a name given at load): the workbench is asked.
     const name = 'ref' in ref ? ref.ref : ref.name;
-    const nodes = (await this.setup.slot.client.nodes.list({ hierarchy: 'all' }, { signal })).filter((n) => n.name === name);
+    const nodes = (await this.setup.slot.client.nodes.list({ hierarchy: 'all' }, { signal })).filter(
+      (n) => n.name === name,
+    );
     const [only, second] = nodes;
-    if (only === undefined) throw new NodeNotFoundError(`no node named \`${name}\` in the workbench`, 'load it first, or check the name in the workbench\'s data manager');
+    if (only === undefined)
+      throw new NodeNotFoundError(
+        `no node named \`${name}\` in the workbench`,
+        "load it first, or check the name in the workbench's data manager",
+      );
     if (second !== undefined) {
-      throw new NodeNotFoundError(`${nodes.length} nodes are named \`${name}\` (${nodes.map((n) => n.uid).join(', ')})`, 'refer to the node by the alias of its load step (`as:`) or by `uid:`');
+      throw new NodeNotFoundError(
+        `${nodes.length} nodes are named \`${name}\` (${nodes.map((n) => n.uid).join(', ')})`,
+        'refer to the node by the alias of its load step (`as:`) or by `uid:`',
+      );
     }
     return only.uid;
   }

@@ -20,7 +20,9 @@ export async function runCaseJob(run: RunContext, item: RunItem, slot: Workbench
   if (run.signal.aborted) return finished(notRun(item, 'the run was interrupted'));
   const inputHash = await run.resume.inputHash(item);
   if (await run.resume.isUpToDate(item, inputHash)) {
-    return finished(notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'));
+    return finished(
+      notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'),
+    );
   }
   run.reporter.onCaseStart?.(item.info, slot.id);
   const artefactDir = join(run.outputDir, 'artefacts', safeName(item.plan.name), safeName(item.case.id));
@@ -33,7 +35,14 @@ export async function runCaseJob(run: RunContext, item: RunItem, slot: Workbench
   }
 }
 
-async function runOnSlot(run: RunContext, item: RunItem, slot: WorkbenchSlot, inputHash: string, artefactDir: string, trace: CaseTrace | undefined): Promise<CaseOutcome> {
+async function runOnSlot(
+  run: RunContext,
+  item: RunItem,
+  slot: WorkbenchSlot,
+  inputHash: string,
+  artefactDir: string,
+  trace: CaseTrace | undefined,
+): Promise<CaseOutcome> {
   const failed = await clearLeftovers(run, slot);
   if (failed) {
     // The workbench may hold the old study's nodes: it leaves the pool, and this study runs
@@ -45,7 +54,12 @@ async function runOnSlot(run: RunContext, item: RunItem, slot: WorkbenchSlot, in
   const tracePath = join(artefactDir, 'trace.jsonl');
   if (trace) result.trace = relative(run.outputDir, tracePath);
   const done = (async () => {
-    if (trace) await trace.write(tracePath).catch((err: unknown) => run.notice(`the HTTP trace of ${item.info.name} could not be written: ${(err as Error).message}`));
+    if (trace)
+      await trace
+        .write(tracePath)
+        .catch((err: unknown) =>
+          run.notice(`the HTTP trace of ${item.info.name} could not be written: ${(err as Error).message}`),
+        );
     await settleOutputs(result, state);
     await run.resume.record(item, inputHash, result, state.outputs, run.notice);
   })();
@@ -66,7 +80,13 @@ export function finished(result: CaseResult): CaseOutcome {
   return { result, done: Promise.resolve() };
 }
 
-async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot, artefactDir: string, trace: CaseTrace | undefined): Promise<{ result: CaseResult; state: CaseState }> {
+async function runSteps(
+  run: RunContext,
+  item: RunItem,
+  slot: WorkbenchSlot,
+  artefactDir: string,
+  trace: CaseTrace | undefined,
+): Promise<{ result: CaseResult; state: CaseState }> {
   const { plan } = item;
   const inputs = run.resume.inputFiles(item);
   const state = new CaseState({
@@ -93,7 +113,15 @@ async function runSteps(run: RunContext, item: RunItem, slot: WorkbenchSlot, art
   });
   const steps: RunnableStep[] = item.case.steps.map((s) => {
     const definition = registry[s.kind] as StepDefinition<StepKind, unknown>;
-    return { index: s.index, kind: s.kind, description: s.description, span: s.span, args: s.args, soft: definition.soft === true, run: (ctx) => definition.run(s.args, ctx) };
+    return {
+      index: s.index,
+      kind: s.kind,
+      description: s.description,
+      span: s.span,
+      args: s.args,
+      soft: definition.soft === true,
+      run: (ctx) => definition.run(s.args, ctx),
+    };
   });
   const result = await runCase(item.info, steps, {
     policy: run.retry,
@@ -117,7 +145,11 @@ async function settleOutputs(result: CaseResult, state: CaseState): Promise<void
     const failed = result.steps.find((s) => s.index === step);
     if (!failed) continue;
     failed.status = 'error';
-    failed.error = { code: 'OUTPUT_NOT_WRITTEN', message: `could not write an output: ${error.message}`, hint: 'check that the output folder is writable and the disk is not full' };
+    failed.error = {
+      code: 'OUTPUT_NOT_WRITTEN',
+      message: `could not write an output: ${error.message}`,
+      hint: 'check that the output folder is writable and the disk is not full',
+    };
     result.status = caseStatus(result.steps);
   }
 }

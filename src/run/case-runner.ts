@@ -1,6 +1,15 @@
 import type { Reporter } from '../result/reporter.js';
 import type { StepOutcome, StepRunContext } from '../steps/run-context.js';
-import { caseStatus, stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepInfo, type StepResult, type Attempt } from '../result/result.js';
+import {
+  caseStatus,
+  stepResultOf,
+  type CaseInfo,
+  type CaseResult,
+  type ErrorInfo,
+  type StepInfo,
+  type StepResult,
+  type Attempt,
+} from '../result/result.js';
 import { withRetry, type Classified, type RetryPolicy } from './retry.js';
 
 /** One step of a case as the runner needs it: the plan's step plus how to run it. */
@@ -29,7 +38,11 @@ export interface CaseRunOptions {
  * after it are skipped with the reason; a soft check that fails is recorded and the case goes
  * on. Every attempt is recorded.
  */
-export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], options: CaseRunOptions): Promise<CaseResult> {
+export async function runCase(
+  info: CaseInfo,
+  steps: readonly RunnableStep[],
+  options: CaseRunOptions,
+): Promise<CaseResult> {
   const started = performance.now();
   const results: StepResult[] = [];
   let stopReason: string | undefined;
@@ -71,7 +84,12 @@ export async function runCase(info: CaseInfo, steps: readonly RunnableStep[], op
   return result;
 }
 
-async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptions, signals: AttemptSignals): Promise<StepResult> {
+async function runStep(
+  info: CaseInfo,
+  step: RunnableStep,
+  options: CaseRunOptions,
+  signals: AttemptSignals,
+): Promise<StepResult> {
   const result = stepResultOf(step, 'passed');
   const started = performance.now();
   const notice = (message: string): void => {
@@ -87,7 +105,12 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
         classify: options.classify,
         signal: options.signal,
         onRetry: (n, error, delayMs) => {
-          const attempt: Attempt = { n, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart), error };
+          const attempt: Attempt = {
+            n,
+            startedAt: attemptAt,
+            durationMs: Math.round(performance.now() - attemptStart),
+            error,
+          };
           result.attempts.push(attempt);
           options.reporter.onStepRetry?.(info, step, attempt, delayMs);
         },
@@ -98,7 +121,11 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
         return signals.run(options.timeoutMs, (signal) => step.run(options.context(step, n, signal, notice)));
       },
     );
-    result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart) });
+    result.attempts.push({
+      n: result.attempts.length + 1,
+      startedAt: attemptAt,
+      durationMs: Math.round(performance.now() - attemptStart),
+    });
     result.status = outcome.status;
     if (outcome.resolvedArgs !== undefined) result.resolvedArgs = outcome.resolvedArgs;
     if (outcome.artefacts) result.artefacts.push(...outcome.artefacts);
@@ -106,14 +133,18 @@ async function runStep(info: CaseInfo, step: RunnableStep, options: CaseRunOptio
     if (outcome.failure) result.error = outcome.failure;
   } catch (err) {
     const failure: ErrorInfo = options.classify(err).info;
-    result.attempts.push({ n: result.attempts.length + 1, startedAt: attemptAt, durationMs: Math.round(performance.now() - attemptStart), error: failure });
+    result.attempts.push({
+      n: result.attempts.length + 1,
+      startedAt: attemptAt,
+      durationMs: Math.round(performance.now() - attemptStart),
+      error: failure,
+    });
     result.status = 'error';
     result.error = failure;
   }
   result.durationMs = Math.round(performance.now() - started);
   return result;
 }
-
 
 /** The step timeout: the attempt's signal is aborted and the attempt rejects with a timeout. */
 export class StepTimeoutError extends Error {
@@ -132,7 +163,8 @@ export class StepTimeoutError extends Error {
  */
 class AttemptSignals {
   private controller = new AbortController();
-  private pending: { deadline: number; ms: number; reject: (err: unknown) => void; controller: AbortController } | undefined;
+  private pending:
+    { deadline: number; ms: number; reject: (err: unknown) => void; controller: AbortController } | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.controller.abort(this.outer.reason);
 

@@ -11,34 +11,58 @@ const RETRY_NETWORK = new Set(['CONNECTION_REFUSED', 'CONNECTION_RESET', 'TIMEOU
  */
 export function classify(err: unknown): Classified {
   if (err instanceof WorkbenchApiError) {
-    const info: ErrorInfo = { code: err.code, message: `${err.method} ${err.path}: HTTP ${err.status} ${err.code}: ${err.message}`, status: err.status, ...hintFor(err) };
-    return { retryable: retryableStatus(err.status), ...(err.retryAfterMs !== null ? { retryAfterMs: err.retryAfterMs } : {}), info };
+    const info: ErrorInfo = {
+      code: err.code,
+      message: `${err.method} ${err.path}: HTTP ${err.status} ${err.code}: ${err.message}`,
+      status: err.status,
+      ...hintFor(err),
+    };
+    return {
+      retryable: retryableStatus(err.status),
+      ...(err.retryAfterMs !== null ? { retryAfterMs: err.retryAfterMs } : {}),
+      info,
+    };
   }
   if (err instanceof WorkbenchNetworkError) {
     // Calls are only aborted by the run's own signal: Ctrl-C (a step timeout wins its race first).
     if (err.code === 'ABORTED') return interrupted();
     return {
       retryable: RETRY_NETWORK.has(err.code),
-      info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, hint: 'check that the workbench is running and reachable at its URL' },
+      info: {
+        code: err.code,
+        message: `${err.method} ${err.path}: ${err.message}`,
+        hint: 'check that the workbench is running and reachable at its URL',
+      },
     };
   }
   if (err instanceof WorkbenchProtocolError) {
-    return { retryable: false, info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, status: err.status } };
+    return {
+      retryable: false,
+      info: { code: err.code, message: `${err.method} ${err.path}: ${err.message}`, status: err.status },
+    };
   }
   if (err instanceof WorkbenchError) return { retryable: false, info: { code: err.code, message: err.message } };
   if (err instanceof Error) {
     const coded = err as Error & { code?: unknown; hint?: unknown };
     if (err.name === 'AbortError' || coded.code === 'INTERRUPTED') return interrupted();
     const code = typeof coded.code === 'string' ? coded.code : 'INTERNAL_ERROR';
-    return { retryable: false, info: { code, message: err.message, ...(typeof coded.hint === 'string' ? { hint: coded.hint } : {}) } };
+    return {
+      retryable: false,
+      info: { code, message: err.message, ...(typeof coded.hint === 'string' ? { hint: coded.hint } : {}) },
+    };
   }
   return { retryable: false, info: { code: 'INTERNAL_ERROR', message: String(err) } };
 }
 
 function hintFor(err: WorkbenchApiError): { hint?: string } {
-  if (err.status === 401) return { hint: 'the workbench wants a token: pass --token-env NAME with the token in that environment variable' };
-  if (err.status === 403) return { hint: 'the workbench refused this client or path: check its allowed directories and client access settings' };
-  if (err.status === 404 && err.code === 'NODE_NOT_FOUND') return { hint: 'the node is gone: was it removed by an earlier step or in the workbench?' };
+  if (err.status === 401)
+    return { hint: 'the workbench wants a token: pass --token-env NAME with the token in that environment variable' };
+  if (err.status === 403)
+    return {
+      hint: 'the workbench refused this client or path: check its allowed directories and client access settings',
+    };
+  if (err.status === 404 && err.code === 'NODE_NOT_FOUND')
+    return { hint: 'the node is gone: was it removed by an earlier step or in the workbench?' };
   return {};
 }
 

@@ -11,7 +11,10 @@ import type { WorkbenchSlot } from './workbenches.js';
  * removed (also a DELETE whose answer was lost and that answers 404 when tried again). Returns
  * what went wrong when the scene could not be cleared, with the case that left the nodes.
  */
-export async function clearLeftovers(run: RunContext, slot: WorkbenchSlot): Promise<{ owner: string; error: ErrorInfo } | undefined> {
+export async function clearLeftovers(
+  run: RunContext,
+  slot: WorkbenchSlot,
+): Promise<{ owner: string; error: ErrorInfo } | undefined> {
   const leftovers = slot.leftovers;
   if (!leftovers) return undefined;
   try {
@@ -36,7 +39,9 @@ async function removeNode(slot: WorkbenchSlot, uid: string, signal: AbortSignal)
 /** Whether the workbench still answers its health probe; transient trouble is retried first. */
 export async function answers(run: RunContext, slot: WorkbenchSlot, timeoutMs: number): Promise<boolean> {
   try {
-    await withRetry(run.retry, { classify, signal: run.signal }, () => slot.client.health({ timeoutMs, signal: run.signal }));
+    await withRetry(run.retry, { classify, signal: run.signal }, () =>
+      slot.client.health({ timeoutMs, signal: run.signal }),
+    );
     return true;
   } catch {
     return false;

@@ -19,27 +19,42 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
   const ended: Promise<void>[] = [];
   let stopped = false;
   let failures = 0;
-  const outcomes = await runPool(run.items, run.slots.filter((slot) => !slot.dead), {
-    run: async (item, slot) => {
-      const outcome = await runCaseJob(run, item, slot).catch((err: unknown) => finished(notRun(item, 'the case could not run', classify(err).info)));
-      writes.push(outcome.done);
-      return outcome;
+  const outcomes = await runPool(
+    run.items,
+    run.slots.filter((slot) => !slot.dead),
+    {
+      run: async (item, slot) => {
+        const outcome = await runCaseJob(run, item, slot).catch((err: unknown) =>
+          finished(notRun(item, 'the case could not run', classify(err).info)),
+        );
+        writes.push(outcome.done);
+        return outcome;
+      },
+      slotAlive: (slot, outcome) => slotAlive(run, slot, outcome),
+      abandoned: (item, reason) => finished(notRun(item, reason, { code: 'NO_WORKBENCH', message: reason })),
+      shouldStop: () => run.signal.aborted || stopped,
+      onSlotLost: (slot, item, retried) => {
+        const why =
+          slot.retired !== undefined
+            ? `leaves the pool: ${slot.retired}; it may hold stale nodes`
+            : `stopped answering during ${item.info.name}`;
+        slot.dead = true;
+        run.notice(
+          `workbench ${slot.label} ${why}; ${retried ? `${item.info.name} runs again on another workbench` : `no other workbench is left to run ${item.info.name}`}`,
+        );
+      },
+      onResult: (_item, { result, done }) => {
+        if ((result.status === 'failed' || result.status === 'error') && ++failures >= run.maxFailures) stopped = true;
+        ended.push(done.then(() => run.reporter.onCaseEnd?.(result)));
+      },
     },
-    slotAlive: (slot, outcome) => slotAlive(run, slot, outcome),
-    abandoned: (item, reason) => finished(notRun(item, reason, { code: 'NO_WORKBENCH', message: reason })),
-    shouldStop: () => run.signal.aborted || stopped,
-    onSlotLost: (slot, item, retried) => {
-      const why = slot.retired !== undefined ? `leaves the pool: ${slot.retired}; it may hold stale nodes` : `stopped answering during ${item.info.name}`;
-      slot.dead = true;
-      run.notice(`workbench ${slot.label} ${why}; ${retried ? `${item.info.name} runs again on another workbench` : `no other workbench is left to run ${item.info.name}`}`);
-    },
-    onResult: (_item, { result, done }) => {
-      if ((result.status === 'failed' || result.status === 'error') && ++failures >= run.maxFailures) stopped = true;
-      ended.push(done.then(() => run.reporter.onCaseEnd?.(result)));
-    },
-  });
+  );
   await Promise.all([...ended, ...writes]);
-  const why = run.signal.aborted ? 'the run was interrupted' : run.failFast ? 'not run: --fail-fast stopped the run after a failure' : `not run: --max-failures stopped the run after ${run.maxFailures} failed cases`;
+  const why = run.signal.aborted
+    ? 'the run was interrupted'
+    : run.failFast
+      ? 'not run: --fail-fast stopped the run after a failure'
+      : `not run: --max-failures stopped the run after ${run.maxFailures} failed cases`;
   return run.items.map((item, i) => {
     const result = outcomes[i]?.result;
     if (result) return result;

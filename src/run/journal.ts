@@ -50,15 +50,21 @@ export class Journal {
     const { studies, bad } = readJournalText(text);
     const files: Record<string, HashRecord> = {};
     for (const line of studies.values()) Object.assign(files, line.files);
-    const notice = bad > 0 ? `ignored ${bad} unreadable line${bad === 1 ? '' : 's'} of ${path}; those studies run again` : undefined;
+    const notice =
+      bad > 0 ? `ignored ${bad} unreadable line${bad === 1 ? '' : 's'} of ${path}; those studies run again` : undefined;
     return new Journal(path, studies, new FileHasher(files), notice);
   }
 
   /** A folder written by an earlier version resumes from its manifest; the journal starts from it. */
   private static async fromOldManifest(outputDir: string, path: string): Promise<Journal> {
     try {
-      const old = JSON.parse(await readFile(join(outputDir, OLD_MANIFEST_NAME), 'utf8')) as { version?: number; studies?: Record<string, StudyRecord>; files?: Record<string, HashRecord> };
-      if (old.version !== 1 || typeof old.studies !== 'object' || old.studies === null) throw new Error('unknown version');
+      const old = JSON.parse(await readFile(join(outputDir, OLD_MANIFEST_NAME), 'utf8')) as {
+        version?: number;
+        studies?: Record<string, StudyRecord>;
+        files?: Record<string, HashRecord>;
+      };
+      if (old.version !== 1 || typeof old.studies !== 'object' || old.studies === null)
+        throw new Error('unknown version');
       const studies = new Map(Object.entries(old.studies).map(([study, r]) => [study, { study, ...r }]));
       return new Journal(path, studies, new FileHasher(old.files ?? {}));
     } catch {
@@ -103,7 +109,9 @@ export class Journal {
   async compact(): Promise<void> {
     await this.appending;
     if (this.studies.size === 0) return;
-    const lines = [...this.studies.values()].sort((a, b) => (a.study < b.study ? -1 : a.study > b.study ? 1 : 0)).map((l) => JSON.stringify(l));
+    const lines = [...this.studies.values()]
+      .sort((a, b) => (a.study < b.study ? -1 : a.study > b.study ? 1 : 0))
+      .map((l) => JSON.stringify(l));
     await writeFileAtomic(this.path, `${lines.join('\n')}\n`, { durable: false });
   }
 }
@@ -117,7 +125,13 @@ export function readJournalText(text: string): { studies: Map<string, JournalLin
     if (raw.trim() === '') return;
     try {
       const line = JSON.parse(raw) as JournalLine;
-      if (typeof line.study !== 'string' || typeof line.inputHash !== 'string' || typeof line.outputs !== 'object' || line.outputs === null) throw new Error('not a study line');
+      if (
+        typeof line.study !== 'string' ||
+        typeof line.inputHash !== 'string' ||
+        typeof line.outputs !== 'object' ||
+        line.outputs === null
+      )
+        throw new Error('not a study line');
       studies.set(line.study, line);
     } catch {
       // A last line without its newline was torn by a kill: expected, and not worth a notice.

@@ -21,7 +21,11 @@ export interface PoolOptions<I, R, S extends PoolSlot> {
   onResult?(item: I, result: R): void;
 }
 
-export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slots: readonly S[], options: PoolOptions<I, R, S>): Promise<Array<R | undefined>> {
+export async function runPool<I, R, S extends PoolSlot>(
+  items: readonly I[],
+  slots: readonly S[],
+  options: PoolOptions<I, R, S>,
+): Promise<Array<R | undefined>> {
   const results: Array<R | undefined> = new Array(items.length).fill(undefined);
   const queue: Array<{ index: number; tries: number }> = items.map((_, index) => ({ index, tries: 0 }));
   let live = slots.length;
@@ -73,7 +77,10 @@ export async function runPool<I, R, S extends PoolSlot>(items: readonly I[], slo
   for (const rest of queue) {
     if (options.shouldStop?.()) continue;
     const item = items[rest.index] as I;
-    const result = options.abandoned(item, 'no workbench left: every workbench of the pool stopped answering or could not be cleared');
+    const result = options.abandoned(
+      item,
+      'no workbench left: every workbench of the pool stopped answering or could not be cleared',
+    );
     results[rest.index] = result;
     options.onResult?.(item, result);
   }

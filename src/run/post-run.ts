@@ -15,7 +15,14 @@ export async function runPostRunStages(run: RunContext, cases: readonly CaseResu
       const args = plan[stage.key];
       if (args === undefined) continue;
       try {
-        figures.push(...(await stage.run(args, { playbook: plan.playbook, cases: mine, outputDir: run.outputDir, notice: run.notice })));
+        figures.push(
+          ...(await stage.run(args, {
+            playbook: plan.playbook,
+            cases: mine,
+            outputDir: run.outputDir,
+            notice: run.notice,
+          })),
+        );
       } catch (err) {
         run.notice(`the ${stage.key} of ${plan.name} could not be made: ${(err as Error).message}`);
       }

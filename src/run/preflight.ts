@@ -8,7 +8,10 @@ import type { WorkbenchSlot } from './workbenches.js';
 /** A workbench that cannot be reached at all: the run does not start. */
 export class WorkbenchUnreachableError extends Error {
   readonly code = 'WORKBENCH_UNREACHABLE';
-  constructor(message: string, readonly hint: string) {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
     super(message);
     this.name = 'WorkbenchUnreachableError';
   }
@@ -36,7 +39,10 @@ export async function checkWorkbenches(run: RunContext): Promise<void> {
   });
 }
 
-async function check(run: RunContext, slot: WorkbenchSlot): Promise<{ error: WorkbenchUnreachableError; fatal: boolean } | undefined> {
+async function check(
+  run: RunContext,
+  slot: WorkbenchSlot,
+): Promise<{ error: WorkbenchUnreachableError; fatal: boolean } | undefined> {
   const timeoutMs = Math.min(slot.client.timeoutMs, run.timeoutMs);
   try {
     const call = { timeoutMs, signal: run.signal };
@@ -54,7 +60,9 @@ async function check(run: RunContext, slot: WorkbenchSlot): Promise<{ error: Wor
 /** At the start only an answer that says "busy" or a reset connection is worth another try. */
 function atStart(err: unknown): Classified {
   const c = classify(err);
-  return err instanceof WorkbenchApiError || (err instanceof WorkbenchError && err.code === 'CONNECTION_RESET') ? c : { ...c, retryable: false };
+  return err instanceof WorkbenchApiError || (err instanceof WorkbenchError && err.code === 'CONNECTION_RESET')
+    ? c
+    : { ...c, retryable: false };
 }
 
 function describe(err: unknown, slot: WorkbenchSlot): WorkbenchUnreachableError | undefined {
@@ -63,28 +71,44 @@ function describe(err: unknown, slot: WorkbenchSlot): WorkbenchUnreachableError 
     if (err.status === 401) {
       if (slot.client.hasToken) {
         return new WorkbenchUnreachableError(
-          `the workbench at ${at} refused the request: the API token was not accepted (HTTP 401); it came from ${slot.tokenSource ?? 'the run\'s options'}`,
+          `the workbench at ${at} refused the request: the API token was not accepted (HTTP 401); it came from ${slot.tokenSource ?? "the run's options"}`,
           'check that this variable holds the token the workbench shows in its REST settings',
         );
       }
       return new WorkbenchUnreachableError(
         `the workbench at ${at} refused the request: it wants an API token and none was given (HTTP 401)`,
-        'set WORKBENCH_TOKEN to the token, or name another variable with --token-env NAME (or the playbook\'s workbench.token: ${env.NAME})',
+        "set WORKBENCH_TOKEN to the token, or name another variable with --token-env NAME (or the playbook's workbench.token: ${env.NAME})",
       );
     }
-    if (err.status === 403) return new WorkbenchUnreachableError(`the workbench at ${at} refused this client (HTTP 403)`, 'check the workbench\'s REST settings: the clients it accepts');
+    if (err.status === 403)
+      return new WorkbenchUnreachableError(
+        `the workbench at ${at} refused this client (HTTP 403)`,
+        "check the workbench's REST settings: the clients it accepts",
+      );
     return undefined;
   }
   if (!(err instanceof WorkbenchError)) return undefined;
   switch (err.code) {
     case 'CONNECTION_REFUSED':
-      return new WorkbenchUnreachableError(`nothing answers at ${at}: the connection was refused`, 'start the workbench with its REST server enabled and check the URL\'s port (or leave out the URL to run on the embedded reference workbench)');
+      return new WorkbenchUnreachableError(
+        `nothing answers at ${at}: the connection was refused`,
+        "start the workbench with its REST server enabled and check the URL's port (or leave out the URL to run on the embedded reference workbench)",
+      );
     case 'DNS_FAILURE':
-      return new WorkbenchUnreachableError(`the host of ${at} is not known (DNS lookup failed)`, 'check the host name in the URL');
+      return new WorkbenchUnreachableError(
+        `the host of ${at} is not known (DNS lookup failed)`,
+        'check the host name in the URL',
+      );
     case 'TLS_FAILURE':
-      return new WorkbenchUnreachableError(`no TLS connection could be made to ${at}`, 'check https:// against http:// and the server\'s certificate (NODE_EXTRA_CA_CERTS names a private CA)');
+      return new WorkbenchUnreachableError(
+        `no TLS connection could be made to ${at}`,
+        "check https:// against http:// and the server's certificate (NODE_EXTRA_CA_CERTS names a private CA)",
+      );
     case 'PROXY_FAILURE':
-      return new WorkbenchUnreachableError(`the proxy refused the connection to ${at}`, 'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY (a loopback workbench needs no proxy)');
+      return new WorkbenchUnreachableError(
+        `the proxy refused the connection to ${at}`,
+        'check HTTPS_PROXY, HTTP_PROXY and NO_PROXY (a loopback workbench needs no proxy)',
+      );
     default:
       return undefined;
   }

@@ -32,7 +32,11 @@ export class Resume {
 
   /** One line per study, at the end of a run; a journal that cannot be rewritten stays as appended. */
   async compact(notice: (message: string) => void): Promise<void> {
-    await this.journal?.compact().catch((err: unknown) => notice(`could not compact ${this.journal!.path} (${(err as Error).message}); it stays as appended`));
+    await this.journal
+      ?.compact()
+      .catch((err: unknown) =>
+        notice(`could not compact ${this.journal!.path} (${(err as Error).message}); it stays as appended`),
+      );
   }
 
   /** The SHA-256 of each data file of a case (`missing` for one that is not there). */
@@ -49,7 +53,12 @@ export class Resume {
 
   /** True when the journal holds the case as done with these inputs and its outputs are as written. */
   async isUpToDate(item: RunItem, inputHash: string): Promise<boolean> {
-    return this.journal !== undefined && item.resumable && !this.force && (await this.journal.isUpToDate(item.resumeKey, inputHash));
+    return (
+      this.journal !== undefined &&
+      item.resumable &&
+      !this.force &&
+      (await this.journal.isUpToDate(item.resumeKey, inputHash))
+    );
   }
 
   /**
@@ -57,13 +66,25 @@ export class Resume {
    * again keeps its old record until it passes: should this run be killed, whatever it
    * rewrote no longer matches the recorded hashes, so it is not taken as done.
    */
-  async record(item: RunItem, inputHash: string, result: CaseResult, outputs: ReadonlyMap<string, string>, notice: (message: string) => void): Promise<void> {
+  async record(
+    item: RunItem,
+    inputHash: string,
+    result: CaseResult,
+    outputs: ReadonlyMap<string, string>,
+    notice: (message: string) => void,
+  ): Promise<void> {
     if (!this.journal || !item.resumable || result.status !== 'passed') return;
     try {
       const files = [...item.case.inputs, ...outputs.keys()];
-      await this.journal.record(item.resumeKey, { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() }, files);
+      await this.journal.record(
+        item.resumeKey,
+        { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() },
+        files,
+      );
     } catch (err) {
-      notice(`${item.info.name} passed but could not be recorded in ${this.journal.path} (${(err as Error).message}); it runs again next time`);
+      notice(
+        `${item.info.name} passed but could not be recorded in ${this.journal.path} (${(err as Error).message}); it runs again next time`,
+      );
     }
   }
 }
@@ -75,7 +96,14 @@ export class Resume {
  */
 function hashInputs(item: RunItem, files: Record<string, string>): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ wbplay: VERSION, sources: item.plan.sources.map((s) => s.sha256), steps: item.case.steps.map((s) => [s.kind, s.args]), study: item.case.study ?? null }));
+  h.update(
+    JSON.stringify({
+      wbplay: VERSION,
+      sources: item.plan.sources.map((s) => s.sha256),
+      steps: item.case.steps.map((s) => [s.kind, s.args]),
+      study: item.case.study ?? null,
+    }),
+  );
   h.update(JSON.stringify(files));
   return h.digest('hex');
 }

@@ -42,7 +42,11 @@ export interface RetryHooks {
  * Runs `fn` under the policy. `fn` receives the attempt number so that a non-idempotent
  * action can check, from the second attempt on, whether the first one already took effect.
  */
-export async function withRetry<T>(policy: RetryPolicy, hooks: RetryHooks, fn: (attempt: number) => Promise<T>): Promise<T> {
+export async function withRetry<T>(
+  policy: RetryPolicy,
+  hooks: RetryHooks,
+  fn: (attempt: number) => Promise<T>,
+): Promise<T> {
   return pRetry(fn, {
     // Every option is given: p-retry fills in missing ones on each call, which costs more than
     // a cheap step itself.

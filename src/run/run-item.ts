@@ -45,7 +45,10 @@ export function selectItems(plans: readonly Plan[], shard: Shard | undefined, ou
 
 /** A case that did not run: every step skipped with the reason; an error makes it count as one. */
 export function notRun(item: RunItem, reason: string, error?: ErrorInfo): CaseResult {
-  const steps: StepResult[] = item.case.steps.map((s) => ({ ...stepResultOf(s, 'skipped'), skippedReason: error ? `${reason}: ${error.message}` : reason }));
+  const steps: StepResult[] = item.case.steps.map((s) => ({
+    ...stepResultOf(s, 'skipped'),
+    skippedReason: error ? `${reason}: ${error.message}` : reason,
+  }));
   const first = steps[0];
   if (error && first) {
     first.status = 'error';

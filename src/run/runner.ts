@@ -23,11 +23,21 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   const items = selectItems(options.plans, options.shard, options.outputDir);
   const resume = await Resume.open(items, options.outputDir, options.force === true);
   if (resume.notice) options.reporter.onNotice?.(resume.notice);
-  const slots = await openWorkbenches(options.workbenches, items.length, options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {});
+  const slots = await openWorkbenches(
+    options.workbenches,
+    items.length,
+    options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {},
+  );
   const run = new RunContext(options, items, resume, slots);
   try {
     await checkWorkbenches(run);
-    await run.reporter.onRunStart?.({ startedAt, cases: items.map((i) => i.info), workbench: slots.map((s) => s.label).join(', '), workers: slots.length, outputDir: run.outputDir });
+    await run.reporter.onRunStart?.({
+      startedAt,
+      cases: items.map((i) => i.info),
+      workbench: slots.map((s) => s.label).join(', '),
+      workers: slots.length,
+      outputDir: run.outputDir,
+    });
     const cases = await runCases(run);
     await resume.compact(run.notice);
     const figures = await runPostRunStages(run, cases);
@@ -56,7 +66,14 @@ function provenanceOf(plans: readonly Plan[], slots: readonly WorkbenchSlot[]): 
   const label = slots[0]?.label;
   return {
     playbooks: plans.flatMap((p) => p.sources.map((s) => ({ path: s.path, sha256: s.sha256 }))),
-    ...(info || label ? { workbench: { ...(label ? { url: label } : {}), ...(info ? { name: info.name, engine_version: info.engine_version, api_version: info.api_version } : {}) } } : {}),
+    ...(info || label
+      ? {
+          workbench: {
+            ...(label ? { url: label } : {}),
+            ...(info ? { name: info.name, engine_version: info.engine_version, api_version: info.api_version } : {}),
+          },
+        }
+      : {}),
     wbplay: VERSION,
   };
 }

@@ -22,7 +22,9 @@ export function parseShard(text: string, env: NodeJS.ProcessEnv = process.env): 
     const name = m[1] ?? 'JOB_COMPLETION_INDEX';
     const raw = env[name];
     if (raw === undefined || !/^\d+$/.test(raw)) {
-      throw new Error(`invalid shard '${text}': environment variable ${name} must hold a 0-based index, got ${raw === undefined ? 'nothing' : `'${raw}'`}`);
+      throw new Error(
+        `invalid shard '${text}': environment variable ${name} must hold a 0-based index, got ${raw === undefined ? 'nothing' : `'${raw}'`}`,
+      );
     }
     index = Number(raw) + 1;
   }
@@ -39,7 +41,11 @@ export function parseShard(text: string, env: NodeJS.ProcessEnv = process.env): 
  * study of each other in size.
  */
 export function selectShard<T>(items: readonly T[], idOf: (item: T) => string, shard: Shard): T[] {
-  const keyed = items.map((item) => ({ item, key: createHash('sha256').update(idOf(item)).digest('hex'), id: idOf(item) }));
+  const keyed = items.map((item) => ({
+    item,
+    key: createHash('sha256').update(idOf(item)).digest('hex'),
+    id: idOf(item),
+  }));
   keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const chosen = new Set<T>();
   keyed.forEach((k, i) => {

@@ -21,17 +21,19 @@ export class CaseTrace {
   readonly record = (event: ExchangeEvent): void => {
     const query = event.query === '' ? [] : [...new URLSearchParams(event.query).keys()];
     const failure = event.error ? classify(event.error) : undefined;
-    this.lines.push(JSON.stringify({
-      step: this.step,
-      attempt: this.attempt,
-      method: event.method,
-      path: event.path,
-      ...(query.length > 0 ? { query } : {}),
-      status: event.status,
-      duration_ms: Math.round(event.durationMs * 10) / 10,
-      outcome: failure ? failure.info.code : 'ok',
-      ...(failure ? { retried: failure.retryable } : {}),
-    }));
+    this.lines.push(
+      JSON.stringify({
+        step: this.step,
+        attempt: this.attempt,
+        method: event.method,
+        path: event.path,
+        ...(query.length > 0 ? { query } : {}),
+        status: event.status,
+        duration_ms: Math.round(event.durationMs * 10) / 10,
+        outcome: failure ? failure.info.code : 'ok',
+        ...(failure ? { retried: failure.retryable } : {}),
+      }),
+    );
   };
 
   /** JSON lines, written atomically. */

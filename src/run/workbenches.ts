@@ -1,4 +1,10 @@
-import { connect, launchWorkbench, type ExchangeEvent, type ServerInfo, type WorkbenchClient } from '../client/index.js';
+import {
+  connect,
+  launchWorkbench,
+  type ExchangeEvent,
+  type ServerInfo,
+  type WorkbenchClient,
+} from '../client/index.js';
 import type { PoolSlot } from './pool.js';
 
 /** A workbench a factory started for a run; the run stops it when it ends. */
@@ -61,12 +67,24 @@ export interface WorkbenchSlot extends PoolSlot {
  * Connects to the given workbenches, or starts them for `cases` cases. Anything started here
  * is stopped by its slot's `stop`, also when a later start fails.
  */
-export async function openWorkbenches(source: WorkbenchSource, cases: number, options: ConnectionOptions = {}): Promise<WorkbenchSlot[]> {
+export async function openWorkbenches(
+  source: WorkbenchSource,
+  cases: number,
+  options: ConnectionOptions = {},
+): Promise<WorkbenchSlot[]> {
   if ('urls' in source) {
     const connected: WorkbenchSlot[] = [];
     try {
       for (const url of source.urls) {
-        const s = slotWith(connected.length, redact(url), url, source.token, source.allowInsecureToken === true, options, (client) => client.close());
+        const s = slotWith(
+          connected.length,
+          redact(url),
+          url,
+          source.token,
+          source.allowInsecureToken === true,
+          options,
+          (client) => client.close(),
+        );
         if (source.tokenSource !== undefined) s.tokenSource = source.tokenSource;
         connected.push(s);
       }
@@ -113,7 +131,12 @@ export function launchedWorkbenches(count: number, executable?: string): Workben
     concurrent: false,
     async start() {
       const launched = await launchWorkbench({ ...(executable !== undefined ? { executable } : {}) });
-      return { url: launched.url, label: `launched ${launched.url}`, token: launched.token, stop: () => launched.stop() };
+      return {
+        url: launched.url,
+        label: `launched ${launched.url}`,
+        token: launched.token,
+        stop: () => launched.stop(),
+      };
     },
   };
 }
@@ -125,7 +148,15 @@ export interface ConnectionOptions {
 }
 
 /** A slot's client: its exchanges go to whatever the slot's `onExchange` is at the time. */
-function slotWith(id: number, label: string, url: string, token: string | undefined, allowInsecureToken: boolean, options: ConnectionOptions, stop: (client: WorkbenchClient) => Promise<void>): WorkbenchSlot {
+function slotWith(
+  id: number,
+  label: string,
+  url: string,
+  token: string | undefined,
+  allowInsecureToken: boolean,
+  options: ConnectionOptions,
+  stop: (client: WorkbenchClient) => Promise<void>,
+): WorkbenchSlot {
   const client = connect({
     url,
     ...(token !== undefined ? { token } : {}),
@@ -134,7 +165,14 @@ function slotWith(id: number, label: string, url: string, token: string | undefi
     onExchange: (event) => s.onExchange?.(event),
   });
   let stopping: Promise<void> | undefined;
-  const s: WorkbenchSlot = { id, label, client, leftovers: undefined, dead: false, stop: () => (stopping ??= stop(client)) };
+  const s: WorkbenchSlot = {
+    id,
+    label,
+    client,
+    leftovers: undefined,
+    dead: false,
+    stop: () => (stopping ??= stop(client)),
+  };
   return s;
 }
 

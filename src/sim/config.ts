@@ -66,26 +66,36 @@ export class WorkbenchConfigError extends Error {
   }
 }
 
-function positiveInteger(option: string, value: number | undefined, fallback: number | undefined, min = 1): number | undefined {
+function positiveInteger(
+  option: string,
+  value: number | undefined,
+  fallback: number | undefined,
+  min = 1,
+): number | undefined {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) throw new WorkbenchConfigError(option, `must be a whole number of at least ${min}, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new WorkbenchConfigError(option, `must be a whole number of at least ${min}, got ${value}`);
   return value;
 }
 
 /** Fills the defaults and checks every option; throws `WorkbenchConfigError`. */
 export function resolveConfig(options: ReferenceWorkbenchOptions = {}): WorkbenchConfig {
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new WorkbenchConfigError('port', `must be from 0 to 65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new WorkbenchConfigError('port', `must be from 0 to 65535, got ${port}`);
   if (options.token !== undefined && (options.token === '' || /\s/.test(options.token))) {
     throw new WorkbenchConfigError('token', 'must be a non-empty string without spaces');
   }
   for (const alias of options.inactive ?? []) {
-    if (alias !== 'stdmulti' && alias !== 'mxn') throw new WorkbenchConfigError('inactive', `'${String(alias)}' is not an editor; use stdmulti or mxn`);
+    if (alias !== 'stdmulti' && alias !== 'mxn')
+      throw new WorkbenchConfigError('inactive', `'${String(alias)}' is not an editor; use stdmulti or mxn`);
   }
   const clientAccess = options.clientAccess ?? 'localhost';
-  if (clientAccess !== 'localhost' && clientAccess !== 'all') throw new WorkbenchConfigError('clientAccess', `use 'localhost' or 'all', got '${String(clientAccess)}'`);
+  if (clientAccess !== 'localhost' && clientAccess !== 'all')
+    throw new WorkbenchConfigError('clientAccess', `use 'localhost' or 'all', got '${String(clientAccess)}'`);
   for (const dir of options.allowedDirs ?? []) {
-    if (typeof dir !== 'string' || dir === '') throw new WorkbenchConfigError('allowedDirs', 'every entry must be a directory path');
+    if (typeof dir !== 'string' || dir === '')
+      throw new WorkbenchConfigError('allowedDirs', 'every entry must be a directory path');
   }
   return {
     host: options.host ?? '127.0.0.1',

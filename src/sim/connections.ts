@@ -87,8 +87,13 @@ export function guardConnections(server: Server, opts: GuardOptions): Connection
     socket.on('data', () => undefined);
     opts
       .answerTunnel(req)
-      .catch((): HandledResponse => problemResponse(new Problem('INTERNAL_ERROR', 'An unexpected error occurred while answering the request'), ''))
-      .then((answer) => (answer.abort ? socket.destroy() : lingerClose(socket, rawAnswer(answer))), () => socket.destroy());
+      .catch((): HandledResponse =>
+        problemResponse(new Problem('INTERNAL_ERROR', 'An unexpected error occurred while answering the request'), ''),
+      )
+      .then(
+        (answer) => (answer.abort ? socket.destroy() : lingerClose(socket, rawAnswer(answer))),
+        () => socket.destroy(),
+      );
   });
 
   // Without this node:http sends `100 Continue` itself and the client starts a body that is refused anyway.
@@ -122,12 +127,23 @@ export function guardConnections(server: Server, opts: GuardOptions): Connection
 function answerToParseError(err: NodeJS.ErrnoException): HandledResponse {
   if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 431, headers: {} };
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, headers: {} };
-  return problemResponse(new Problem('INVALID_REQUEST', 'Malformed HTTP request: the request line, headers or body framing could not be parsed'), '');
+  return problemResponse(
+    new Problem(
+      'INVALID_REQUEST',
+      'Malformed HTTP request: the request line, headers or body framing could not be parsed',
+    ),
+    '',
+  );
 }
 
 /** An answer written straight to a socket (there is no ServerResponse at this level); the connection closes after it. */
 function rawAnswer(answer: HandledResponse): Uint8Array {
-  const body = answer.body === undefined ? new Uint8Array(0) : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const body =
+    answer.body === undefined
+      ? new Uint8Array(0)
+      : typeof answer.body === 'string'
+        ? Buffer.from(answer.body)
+        : answer.body;
   const headers = wireHeaders({ ...answer.headers, 'content-length': String(body.length), connection: 'close' });
   const head = `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ''}\r\n${Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)

@@ -35,7 +35,9 @@ export class DataStore implements DataStoreView {
   }
 
   property(node: SimNode, key: string, context?: string): PropertyValue | undefined {
-    return (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ?? node.properties.get(key);
+    return (
+      (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ?? node.properties.get(key)
+    );
   }
 
   onRemove(listener: (uid: string) => void): void {
@@ -89,7 +91,8 @@ export class DataStore implements DataStoreView {
   /** `/Parent/Child` from the names of the node and its ancestors. */
   path(node: SimNode): string {
     const names: string[] = [];
-    for (let n: SimNode | undefined = node; n; n = n.parentUid ? this.byUid.get(n.parentUid) : undefined) names.unshift(this.name(n));
+    for (let n: SimNode | undefined = node; n; n = n.parentUid ? this.byUid.get(n.parentUid) : undefined)
+      names.unshift(this.name(n));
     return `/${names.join('/')}`;
   }
 
@@ -106,7 +109,10 @@ export class DataStore implements DataStoreView {
       const parent = this.byUid.get(parentUid);
       if (!parent) throw new Problem('NODE_NOT_FOUND', `No node found with UID '${parentUid}' (the new parent)`);
       if (parent === node || this.descendants(node.uid).includes(parent)) {
-        throw new Problem('CIRCULAR_HIERARCHY_REFERENCE', `Node '${parentUid}' is '${node.uid}' itself or one of its descendants; a node cannot become its own ancestor`);
+        throw new Problem(
+          'CIRCULAR_HIERARCHY_REFERENCE',
+          `Node '${parentUid}' is '${node.uid}' itself or one of its descendants; a node cannot become its own ancestor`,
+        );
       }
     }
     node.parentUid = parentUid;
@@ -117,7 +123,9 @@ export class DataStore implements DataStoreView {
   remove(node: SimNode, recursive: boolean): string[] {
     const direct = this.children(node.uid).length;
     if (direct > 0 && !recursive) {
-      throw new Problem('NODE_HAS_CHILDREN', `Node has ${direct} children. Use ?recursive=true to delete.`, { extra: { children_count: direct } });
+      throw new Problem('NODE_HAS_CHILDREN', `Node has ${direct} children. Use ?recursive=true to delete.`, {
+        extra: { children_count: direct },
+      });
     }
     const gone = this.descendants(node.uid);
     for (const n of [...gone, node]) {
@@ -147,7 +155,13 @@ export class DataStore implements DataStoreView {
   view(node: SimNode, scope: PropertyScope | 'all', context: string | null): PropertyList {
     const out: PropertyList = new Map();
     const layers: Array<PropertyList | undefined> =
-      scope === 'data' ? [node.dataProperties] : [scope === 'all' ? node.dataProperties : undefined, node.properties, context === null ? undefined : node.contextProperties.get(context)];
+      scope === 'data'
+        ? [node.dataProperties]
+        : [
+            scope === 'all' ? node.dataProperties : undefined,
+            node.properties,
+            context === null ? undefined : node.contextProperties.get(context),
+          ];
     for (const layer of layers) for (const [k, v] of layer ?? []) if (!isReserved(k)) out.set(k, v);
     return out;
   }

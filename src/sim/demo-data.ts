@@ -1,11 +1,27 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeImageBytes, type WritableFormat } from './io/write-image.js';
-import { cohortStudy, ctPhantom, ctTissues, labelPhantom, mrPhantom, nominalStudy, perfusionPhantom, type StudyParams } from './phantom.js';
+import {
+  cohortStudy,
+  ctPhantom,
+  ctTissues,
+  labelPhantom,
+  mrPhantom,
+  nominalStudy,
+  perfusionPhantom,
+  type StudyParams,
+} from './phantom.js';
 import type { Volume } from './volume.js';
 
 /** The files of one study, in the order they are written. Nothing else is ever written into a study. */
-export const STUDY_FILES = ['ct.nrrd', 'ct.nii.gz', 'tumour-label.nrrd', 'mr.nii.gz', 'perfusion-4d.nrrd', 'perfusion-4d.nii.gz'] as const;
+export const STUDY_FILES = [
+  'ct.nrrd',
+  'ct.nii.gz',
+  'tumour-label.nrrd',
+  'mr.nii.gz',
+  'perfusion-4d.nrrd',
+  'perfusion-4d.nii.gz',
+] as const;
 export const COHORT_FILES = ['studies.csv', 'studies.json'] as const;
 export const MAX_COHORT = 9999;
 export const DEFAULT_SEED = 1;
@@ -38,7 +54,9 @@ export class DemoDataOptionError extends Error {
   override name = 'DemoDataOptionError';
 }
 
-export function validateDemoDataOptions(options: DemoDataOptions): Required<DemoDataOptions> | { seed: number; cohort: undefined } {
+export function validateDemoDataOptions(
+  options: DemoDataOptions,
+): Required<DemoDataOptions> | { seed: number; cohort: undefined } {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     throw new DemoDataOptionError(`seed must be an integer from 0 to 4294967295, got ${String(options.seed)}`);
@@ -89,10 +107,15 @@ export function studyName(index: number, cohort: number): string {
  * named in STUDY_FILES and COHORT_FILES are written; other files in `dir` are left alone.
  * Deterministic: the same seed gives byte-identical files.
  */
-export async function writeDemoData(dir: string, options: DemoDataOptions = {}, onStudy?: (row: StudyRow, files: string[]) => void): Promise<DemoDataResult> {
+export async function writeDemoData(
+  dir: string,
+  options: DemoDataOptions = {},
+  onStudy?: (row: StudyRow, files: string[]) => void,
+): Promise<DemoDataResult> {
   const { seed, cohort } = validateDemoDataOptions(options);
   const existing = await stat(dir).catch(() => undefined);
-  if (existing !== undefined && !existing.isDirectory()) throw new DemoDataOptionError(`${dir} exists and is not a directory`);
+  if (existing !== undefined && !existing.isDirectory())
+    throw new DemoDataOptionError(`${dir} exists and is not a directory`);
   await mkdir(dir, { recursive: true });
   if (cohort === undefined) {
     const params = nominalStudy(seed);

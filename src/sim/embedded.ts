@@ -50,7 +50,9 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
   return new Promise((resolve, reject) => {
     const fail = (err: unknown): void => reject(err instanceof Error ? err : new Error(String(err)));
     worker.once('error', fail);
-    worker.once('exit', (code) => fail(new Error(`the reference workbench worker exited (code ${code}) before it was ready`)));
+    worker.once('exit', (code) =>
+      fail(new Error(`the reference workbench worker exited (code ${code}) before it was ready`)),
+    );
     worker.once('message', (msg: { url?: string; error?: string }) => {
       worker.removeAllListeners('exit');
       worker.removeListener('error', fail);
@@ -62,9 +64,10 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
       let stopping = false;
       resolve({
         url: msg.url,
-        onExit: (listener) => worker.once('exit', () => {
-          if (!stopping) listener();
-        }),
+        onExit: (listener) =>
+          worker.once('exit', () => {
+            if (!stopping) listener();
+          }),
         stop: async () => {
           stopping = true;
           const exited = new Promise<void>((done) => worker.once('exit', () => done()));

@@ -74,10 +74,12 @@ export function parseFaults(spec: string): FaultSpec {
     const at = item.indexOf('@');
     const head = at < 0 ? item : item.slice(0, at);
     const [kind, arg] = head.split('=', 2) as [string, string | undefined];
-    if (!(FAULT_KINDS as readonly string[]).includes(kind)) bad(`unknown kind '${kind}'; use ${FAULT_KINDS.join(', ')} or seed=N`);
+    if (!(FAULT_KINDS as readonly string[]).includes(kind))
+      bad(`unknown kind '${kind}'; use ${FAULT_KINDS.join(', ')} or seed=N`);
     const rule: FaultRule = { kind: kind as FaultKind };
     if (kind === 'latency') {
-      const m = /^(\d+)(?:\.\.(\d+))?$/.exec(arg ?? '') ?? bad('latency needs a delay in ms: latency=MS or latency=MIN..MAX');
+      const m =
+        /^(\d+)(?:\.\.(\d+))?$/.exec(arg ?? '') ?? bad('latency needs a delay in ms: latency=MS or latency=MIN..MAX');
       rule.latencyMs = [Number(m[1]), Number(m[2] ?? m[1])];
     } else if (kind === '429' && arg !== undefined) {
       rule.retryAfter = number(arg) ?? bad('429=S needs the Retry-After seconds');
@@ -110,8 +112,10 @@ function parseTrigger(text: string, rule: FaultRule, bad: (why: string) => never
 
 /** Checks a spec given as an object (or parsed from text); throws `FaultSpecError`. */
 export function checkFaults(spec: FaultSpec): FaultSpec {
-  if (typeof spec !== 'object' || spec === null || !Array.isArray(spec.rules)) throw new FaultSpecError('faults must be {seed?, rules: [...]}');
-  if (spec.seed !== undefined && !Number.isSafeInteger(spec.seed)) throw new FaultSpecError(`seed must be a whole number, got ${spec.seed}`);
+  if (typeof spec !== 'object' || spec === null || !Array.isArray(spec.rules))
+    throw new FaultSpecError('faults must be {seed?, rules: [...]}');
+  if (spec.seed !== undefined && !Number.isSafeInteger(spec.seed))
+    throw new FaultSpecError(`seed must be a whole number, got ${spec.seed}`);
   spec.rules.forEach((rule, i) => checkRule(rule, `fault rule ${i + 1} (${rule.kind})`));
   return spec;
 }
@@ -122,7 +126,8 @@ function checkRule(rule: FaultRule, where: string): void {
   };
   if (!(FAULT_KINDS as readonly string[]).includes(rule.kind)) bad(`unknown kind; use ${FAULT_KINDS.join(', ')}`);
   if (rule.rate !== undefined && !(rule.rate >= 0 && rule.rate <= 1)) bad(`rate must be from 0 to 1, got ${rule.rate}`);
-  if (rule.nth !== undefined && !(Number.isSafeInteger(rule.nth) && rule.nth >= 1)) bad(`#N counts from 1, got ${rule.nth}`);
+  if (rule.nth !== undefined && !(Number.isSafeInteger(rule.nth) && rule.nth >= 1))
+    bad(`#N counts from 1, got ${rule.nth}`);
   if (rule.nth !== undefined && rule.rate !== undefined) bad('give either #N or rate=R, not both');
   if (rule.path !== undefined && !rule.path.startsWith('/')) bad(`the path must start with '/', got '${rule.path}'`);
   if (rule.kind === 'latency') {
@@ -135,7 +140,12 @@ function checkRule(rule: FaultRule, where: string): void {
 function pathRegExp(pattern: string): RegExp {
   const body = pattern
     .split('**')
-    .map((part) => part.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*'))
+    .map((part) =>
+      part
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*'),
+    )
     .join('.*');
   return new RegExp(`^${body}$`);
 }
@@ -146,7 +156,11 @@ export class FaultInjector {
 
   constructor(spec: FaultSpec) {
     this.random = mulberry32(spec.seed ?? 1);
-    this.rules = spec.rules.map((r) => ({ ...r, pattern: r.path === undefined ? undefined : pathRegExp(r.path), seen: 0 }));
+    this.rules = spec.rules.map((r) => ({
+      ...r,
+      pattern: r.path === undefined ? undefined : pathRegExp(r.path),
+      seen: 0,
+    }));
   }
 
   get active(): boolean {
@@ -160,7 +174,8 @@ export class FaultInjector {
       if (rule.method !== undefined && rule.method !== method.toUpperCase()) continue;
       if (rule.pattern && !rule.pattern.test(path)) continue;
       rule.seen++;
-      const fires = rule.nth !== undefined ? rule.seen === rule.nth : (rule.rate ?? 1) >= 1 || this.random() < (rule.rate ?? 1);
+      const fires =
+        rule.nth !== undefined ? rule.seen === rule.nth : (rule.rate ?? 1) >= 1 || this.random() < (rule.rate ?? 1);
       if (!fires) continue;
       if (rule.kind === 'latency') {
         const [min, max] = rule.latencyMs!;

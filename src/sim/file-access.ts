@@ -22,7 +22,12 @@ export class FileAccess {
   /** The `data` of GET /config/file-access. */
   describe(maxTempDirsPerIp: number): Record<string, unknown> {
     return this.restricted
-      ? { allowed_paths: [...this.allowedDirs], max_active_temp_dirs_per_ip: maxTempDirsPerIp, mode: 'allowed-directories', restrictions_active: true }
+      ? {
+          allowed_paths: [...this.allowedDirs],
+          max_active_temp_dirs_per_ip: maxTempDirsPerIp,
+          mode: 'allowed-directories',
+          restrictions_active: true,
+        }
       : { max_active_temp_dirs_per_ip: maxTempDirsPerIp, mode: 'unrestricted', restrictions_active: false };
   }
 
@@ -46,7 +51,10 @@ export class FileAccess {
       return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
     });
     if (!inside) {
-      throw new Problem('FILE_ACCESS_DENIED', `Access to '${asGiven}' is denied: it is outside the allowed directories (see GET /api/v1/config/file-access)`);
+      throw new Problem(
+        'FILE_ACCESS_DENIED',
+        `Access to '${asGiven}' is denied: it is outside the allowed directories (see GET /api/v1/config/file-access)`,
+      );
     }
   }
 }

@@ -50,11 +50,17 @@ export function createHandler(ctx: HandlerContext): Handle {
     if (fault.kind === 'drop-before') res = { status: 0, headers: {}, abort: 'drop' };
     else if (fault.kind === 'stall') res = { status: 0, headers: {}, abort: 'stall' };
     else if (fault.kind === '503') {
-      res = problemResponse(new Problem('SERVICE_UNAVAILABLE', 'Injected fault: the service is temporarily unavailable'), req.path);
+      res = problemResponse(
+        new Problem('SERVICE_UNAVAILABLE', 'Injected fault: the service is temporarily unavailable'),
+        req.path,
+      );
     } else if (fault.kind === '429') {
       const seconds = fault.retryAfter ?? 1;
       res = problemResponse(
-        new Problem('RATE_LIMIT_EXCEEDED', `Too many requests. Retry after ${seconds} seconds.`, { extra: { retry_after: seconds }, headers: { 'retry-after': String(seconds) } }),
+        new Problem('RATE_LIMIT_EXCEEDED', `Too many requests. Retry after ${seconds} seconds.`, {
+          extra: { retry_after: seconds },
+          headers: { 'retry-after': String(seconds) },
+        }),
         req.path,
       );
     } else {
@@ -62,7 +68,10 @@ export function createHandler(ctx: HandlerContext): Handle {
         res = await respond(ctx, req, transport);
       } catch (err) {
         error = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        res = problemResponse(new Problem('INTERNAL_ERROR', 'An unexpected error occurred while handling the request'), req.path);
+        res = problemResponse(
+          new Problem('INTERNAL_ERROR', 'An unexpected error occurred while handling the request'),
+          req.path,
+        );
       }
       if (fault.kind === 'drop-after') res = { ...res, abort: 'drop' };
     }
@@ -89,7 +98,10 @@ async function respond(ctx: HandlerContext, req: SimRequest, transport: Transpor
     if (!exempt) ctx.rateLimiter?.check(req);
     if (!exempt && ctx.config.token !== undefined) checkToken(req, ctx.config.token);
     if (transport.bodyLengthUnknown) {
-      throw new Problem('INVALID_REQUEST', `Transfer-Encoding '${(req.headers['transfer-encoding'] ?? '').slice(0, 80)}' does not end in chunked, so the end of the request body cannot be found`);
+      throw new Problem(
+        'INVALID_REQUEST',
+        `Transfer-Encoding '${(req.headers['transfer-encoding'] ?? '').slice(0, 80)}' does not end in chunked, so the end of the request body cannot be found`,
+      );
     }
     if (req.method === 'OPTIONS') return noContent();
     // The real server's HTTP library refuses an over-size body with a bare 413 before routing.

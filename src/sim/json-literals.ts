@@ -51,11 +51,13 @@ export function checkNesting(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) throw new JsonSyntaxError(`arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (++depth > MAX_JSON_DEPTH)
+        throw new JsonSyntaxError(`arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`);
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
 }

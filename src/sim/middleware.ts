@@ -55,7 +55,8 @@ export function checkToken(req: SimRequest, token: string): void {
     throw new Problem('UNAUTHORIZED', message, { headers: { 'www-authenticate': 'Bearer' } });
   };
   if (header === undefined) refuse('Authentication required. Provide Authorization: Bearer <token> header.');
-  if (!header!.startsWith('Bearer ') || header!.length === 'Bearer '.length) refuse('Invalid authorization format. Expected: Bearer <token>');
+  if (!header!.startsWith('Bearer ') || header!.length === 'Bearer '.length)
+    refuse('Invalid authorization format. Expected: Bearer <token>');
   if (!timingSafeEqual(digest(header!.slice('Bearer '.length)), digest(token))) refuse('Invalid API token');
 }
 

@@ -56,7 +56,11 @@ export function cohortStudy(seed: number, index: number): StudyParams {
     noiseSeed: Math.floor(random() * 2 ** 32),
     trunk: { centre, radii },
     tumour: {
-      centre: [fix(centre[0] + uniform(6, radii[0] * 0.5)), fix(centre[1] + uniform(-radii[1] * 0.4, radii[1] * 0.2)), fix(uniform(20, 60))],
+      centre: [
+        fix(centre[0] + uniform(6, radii[0] * 0.5)),
+        fix(centre[1] + uniform(-radii[1] * 0.4, radii[1] * 0.2)),
+        fix(uniform(20, 60)),
+      ],
       radiusMm: radius,
     },
     bodyHu: Math.round(uniform(32, 48)),
@@ -136,8 +140,18 @@ interface GridSpec {
 /** The CT grid of the NB06 phantom: 96x96x32 voxels of 1x1x2.5 mm at the origin. */
 export const CT_GRID: GridSpec = { dims: [96, 96, 32], spacing: [1, 1, 2.5], origin: [0, 0, 0], direction: IDENTITY };
 /** MR grid: 80x80x40 voxels of 1.2x1.2x2 mm with the x axis mirrored (index x runs to the patient's right). */
-export const MR_GRID: GridSpec = { dims: [80, 80, 40], spacing: [1.2, 1.2, 2], origin: [95, 0, 0], direction: [-1, 0, 0, 0, 1, 0, 0, 0, 1] };
-export const PERFUSION_GRID: GridSpec = { dims: [48, 48, 16], spacing: [2, 2, 5], origin: [0, 0, 0], direction: IDENTITY };
+export const MR_GRID: GridSpec = {
+  dims: [80, 80, 40],
+  spacing: [1.2, 1.2, 2],
+  origin: [95, 0, 0],
+  direction: [-1, 0, 0, 0, 1, 0, 0, 0, 1],
+};
+export const PERFUSION_GRID: GridSpec = {
+  dims: [48, 48, 16],
+  spacing: [2, 2, 5],
+  origin: [0, 0, 0],
+  direction: IDENTITY,
+};
 export const PERFUSION_STEPS = 10;
 export const PERFUSION_STEP_MS = 500;
 
@@ -213,7 +227,10 @@ export function labelPhantom(p: StudyParams, tissues = ctTissues(p)): Volume {
   const frame = paint(tissues, [0, 0, 0, 2, 1, 0], [0, 0, 0, 0, 0, 0], 0);
   const labels = PHANTOM_LABELS.map((l) => ({ ...l, color: [...l.color] as Label['color'], extra: {} }));
   const grid = { ...CT_GRID, dims: [...CT_GRID.dims] as Vec3, timeStepMs: 1, timeOriginMs: 0 };
-  return segmentationVolume(grid, { groups: [{ name: 'phantom', labels, extra: {}, frames: [frame] }], unlabeledLock: false });
+  return segmentationVolume(grid, {
+    groups: [{ name: 'phantom', labels, extra: {}, frames: [frame] }],
+    unlabeledLock: false,
+  });
 }
 
 export function mrPhantom(p: StudyParams): Volume {

@@ -22,8 +22,10 @@ export function decodeProperty(wire: Json): Decoded {
   if (typeof wire === 'number') return { ok: true, value: { type: 'IntProperty', value: wire } };
   if (wire instanceof FloatLiteral) return { ok: true, value: { type: 'FloatProperty', value: wire.value } };
   if (typeof wire === 'string') return { ok: true, value: { type: 'StringProperty', value: wire } };
-  if (wire === null) return fail('null is not a property value; send a boolean, number, string or {"type", "value"} object');
-  if (Array.isArray(wire)) return fail('an array is not a property value; wrap it as {"type": "<MITK property class>", "value": [...]}');
+  if (wire === null)
+    return fail('null is not a property value; send a boolean, number, string or {"type", "value"} object');
+  if (Array.isArray(wire))
+    return fail('an array is not a property value; wrap it as {"type": "<MITK property class>", "value": [...]}');
   if (typeof wire.type !== 'string' || wire.type === '' || !('value' in wire)) {
     return fail('an object property value needs a "type" (the MITK property class) and a "value"');
   }
@@ -33,24 +35,32 @@ export function decodeProperty(wire: Json): Decoded {
 function decodeTyped(type: string, value: Json): Decoded {
   switch (type) {
     case 'BoolProperty':
-      return typeof value === 'boolean' ? { ok: true, value: { type, value } } : fail('BoolProperty needs a boolean value');
+      return typeof value === 'boolean'
+        ? { ok: true, value: { type, value } }
+        : fail('BoolProperty needs a boolean value');
     case 'IntProperty':
-      return typeof value === 'number' && Number.isSafeInteger(value) ? { ok: true, value: { type, value } } : fail('IntProperty needs an integer value');
+      return typeof value === 'number' && Number.isSafeInteger(value)
+        ? { ok: true, value: { type, value } }
+        : fail('IntProperty needs an integer value');
     case 'FloatProperty': {
       const n = numberOf(value);
       return n !== undefined ? { ok: true, value: { type, value: n } } : fail('FloatProperty needs a number value');
     }
     case 'StringProperty':
-      return typeof value === 'string' ? { ok: true, value: { type, value } } : fail('StringProperty needs a string value');
+      return typeof value === 'string'
+        ? { ok: true, value: { type, value } }
+        : fail('StringProperty needs a string value');
     case 'ColorProperty': {
       const rgb = Array.isArray(value) && value.length === 3 ? value.map(numberOf) : [];
-      if (rgb.length !== 3 || rgb.some((c) => c === undefined)) return fail('ColorProperty needs a value [r, g, b] of three numbers from 0 to 1');
+      if (rgb.length !== 3 || rgb.some((c) => c === undefined))
+        return fail('ColorProperty needs a value [r, g, b] of three numbers from 0 to 1');
       return { ok: true, value: { type, value: rgb as [number, number, number] } };
     }
     case 'LevelWindowProperty': {
       const level = isObject(value) ? numberOf(value.level) : undefined;
       const window = isObject(value) ? numberOf(value.window) : undefined;
-      if (level === undefined || window === undefined) return fail('LevelWindowProperty needs a value {"level": number, "window": number}');
+      if (level === undefined || window === undefined)
+        return fail('LevelWindowProperty needs a value {"level": number, "window": number}');
       return { ok: true, value: { type, value: { level, window } } };
     }
     default:

@@ -24,7 +24,10 @@ export interface ReferenceWorkbenchHandle {
 }
 
 /** Starts the reference workbench on `host:port` (127.0.0.1 and a free port by default). */
-export async function startReferenceWorkbench(options: ReferenceWorkbenchOptions = {}, internals: WorkbenchInternals = {}): Promise<ReferenceWorkbenchHandle> {
+export async function startReferenceWorkbench(
+  options: ReferenceWorkbenchOptions = {},
+  internals: WorkbenchInternals = {},
+): Promise<ReferenceWorkbenchHandle> {
   const workbench = await createWorkbench(options, internals);
   // The real server's HTTP library answers requests without a Host header like any other.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
@@ -32,7 +35,14 @@ export async function startReferenceWorkbench(options: ReferenceWorkbenchOptions
     // The handler answers every failure itself; this only guards the socket layer (a header
     // Node refuses, say), so that nothing can take the process down.
     serve(workbench, guard, req, res).catch(() => {
-      if (!res.headersSent) send(res, problemResponse(new Problem('INTERNAL_ERROR', 'An unexpected error occurred while answering the request'), ''));
+      if (!res.headersSent)
+        send(
+          res,
+          problemResponse(
+            new Problem('INTERNAL_ERROR', 'An unexpected error occurred while answering the request'),
+            '',
+          ),
+        );
       else req.socket.destroy();
     });
   });
@@ -76,9 +86,17 @@ function listen(server: Server, host: string, port: number): Promise<void> {
 }
 
 /** Adapts one node:http exchange to the pure handler and back. */
-async function serve(workbench: Workbench, guard: ConnectionGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(
+  workbench: Workbench,
+  guard: ConnectionGuard,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const { body, tooLarge, unread, lengthUnknown } = await readBody(req, workbench.config.maxPayloadBytes);
-  const answer: HandledResponse = await workbench.handle(simRequest(req, body), { bodyTooLarge: tooLarge, bodyLengthUnknown: lengthUnknown });
+  const answer: HandledResponse = await workbench.handle(simRequest(req, body), {
+    bodyTooLarge: tooLarge,
+    bodyLengthUnknown: lengthUnknown,
+  });
   if (answer.abort === 'drop') {
     req.socket.destroy();
     return;
@@ -94,7 +112,8 @@ function simRequest(req: IncomingMessage, body: Uint8Array): SimRequest {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return {
     method: req.method ?? 'GET',
     path: q < 0 ? url : url.slice(0, q),
@@ -124,8 +143,10 @@ interface ReadBody {
 function readBody(req: IncomingMessage, max: number): Promise<ReadBody> {
   const declared = Number(req.headers['content-length'] ?? 0);
   const coding = req.headers['transfer-encoding'];
-  if (coding !== undefined && !/(^|,)\s*chunked\s*$/i.test(coding)) return Promise.resolve({ body: new Uint8Array(0), tooLarge: false, lengthUnknown: true, unread: true });
-  if (declared > max && /100-continue/i.test(req.headers.expect ?? '')) return Promise.resolve({ body: new Uint8Array(0), tooLarge: true, lengthUnknown: false, unread: true });
+  if (coding !== undefined && !/(^|,)\s*chunked\s*$/i.test(coding))
+    return Promise.resolve({ body: new Uint8Array(0), tooLarge: false, lengthUnknown: true, unread: true });
+  if (declared > max && /100-continue/i.test(req.headers.expect ?? ''))
+    return Promise.resolve({ body: new Uint8Array(0), tooLarge: true, lengthUnknown: false, unread: true });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -167,7 +188,8 @@ function concat(chunks: readonly Buffer[], size: number): Uint8Array {
 
 /** Writes the answer; Node sends header names in the case given, so they leave in the real server's spelling. */
 function send(res: ServerResponse, answer: HandledResponse): void {
-  const body = answer.body === undefined ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
+  const body =
+    answer.body === undefined ? undefined : typeof answer.body === 'string' ? Buffer.from(answer.body) : answer.body;
   const headers: Record<string, string> = { ...answer.headers };
   if (answer.status !== 204) headers['content-length'] = String(body?.length ?? 0);
   res.writeHead(answer.status, wireHeaders(headers));

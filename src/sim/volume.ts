@@ -116,7 +116,10 @@ export function worldAxisSpacing(v: Volume): Vec3 {
  * The segmentation as a volume on `grid`'s geometry: its frames are the first group's and its
  * values unsigned short, as MITK holds a segmentation.
  */
-export function segmentationVolume(grid: Omit<Volume, 'frames' | 'componentType' | 'range' | 'segmentation'>, segmentation: Segmentation): Volume {
+export function segmentationVolume(
+  grid: Omit<Volume, 'frames' | 'componentType' | 'range' | 'segmentation'>,
+  segmentation: Segmentation,
+): Volume {
   let min = Infinity;
   let max = -Infinity;
   for (const group of segmentation.groups) {

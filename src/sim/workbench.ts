@@ -39,7 +39,10 @@ export interface WorkbenchInternals {
  * Assembles the data storage, viewer, routes and middleware, and loads the `open` files as
  * top-level nodes (then fits the views to them, as opening files in the workbench does).
  */
-export async function createWorkbench(options: ReferenceWorkbenchOptions = {}, internals: WorkbenchInternals = {}): Promise<Workbench> {
+export async function createWorkbench(
+  options: ReferenceWorkbenchOptions = {},
+  internals: WorkbenchInternals = {},
+): Promise<Workbench> {
   const config = resolveConfig(options);
   const now = internals.now ?? Date.now;
   const store = new DataStore();
@@ -58,7 +61,14 @@ export async function createWorkbench(options: ReferenceWorkbenchOptions = {}, i
   if (config.open.length > 0) viewer.reinit();
 
   const router = new Router();
-  registerDiscoveryRoutes(router, { name: config.name, engineVersion: config.engineVersion, startedAt: now(), now, files, maxTempDirsPerIp: config.maxTempDirsPerIp });
+  registerDiscoveryRoutes(router, {
+    name: config.name,
+    engineVersion: config.engineVersion,
+    startedAt: now(),
+    now,
+    files,
+    maxTempDirsPerIp: config.maxTempDirsPerIp,
+  });
   registerNodeRoutes(router, { store, files, temps });
   registerNodeDataRoutes(router, { store, files, temps });
   registerPropertyRoutes(router, { store, files, temps });

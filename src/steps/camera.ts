@@ -30,7 +30,12 @@ export const camera: StepDefinition<'camera', CameraArgs> = {
       focal_point: ref('vec3'),
       view_up: ref('vec3'),
       parallel_scale: { description: 'Orthographic zoom; 2D windows only.', type: 'number', exclusiveMinimum: 0 },
-      perspective_angle: { description: 'Vertical field of view in degrees; the 3D window only.', type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 180 },
+      perspective_angle: {
+        description: 'Vertical field of view in degrees; the 3D window only.',
+        type: 'number',
+        exclusiveMinimum: 0,
+        exclusiveMaximum: 180,
+      },
       standard_view: { description: 'Look at the scene from this side of the patient.', enum: [...STANDARD_VIEWS] },
     },
     ['window'],
@@ -44,16 +49,31 @@ export const camera: StepDefinition<'camera', CameraArgs> = {
     if (r.standard_view !== undefined) {
       for (const f of ['position', 'focal_point', 'view_up'] as const) {
         if (r[f] !== undefined) {
-          ctx.keyError('CAMERA_CONFLICT', [f], `\`standard_view\` cannot be combined with \`${f}\``, `use either standard_view or position/focal_point/view_up, in two camera steps if needed`);
+          ctx.keyError(
+            'CAMERA_CONFLICT',
+            [f],
+            `\`standard_view\` cannot be combined with \`${f}\``,
+            `use either standard_view or position/focal_point/view_up, in two camera steps if needed`,
+          );
         }
       }
     }
     if (window?.target === 'window') {
       if (window.kind === '2d' && r.perspective_angle !== undefined) {
-        ctx.keyError('CAMERA_KIND', ['perspective_angle'], `\`perspective_angle\` applies to the 3D window only, not to the 2D window \`${window.address}\``, 'zoom a 2D window with `parallel_scale`');
+        ctx.keyError(
+          'CAMERA_KIND',
+          ['perspective_angle'],
+          `\`perspective_angle\` applies to the 3D window only, not to the 2D window \`${window.address}\``,
+          'zoom a 2D window with `parallel_scale`',
+        );
       }
       if (window.kind === '3d' && r.parallel_scale !== undefined) {
-        ctx.keyError('CAMERA_KIND', ['parallel_scale'], `\`parallel_scale\` applies to 2D windows only, not to \`${window.address}\``, 'zoom the 3D window with `perspective_angle` or move its `position`');
+        ctx.keyError(
+          'CAMERA_KIND',
+          ['parallel_scale'],
+          `\`parallel_scale\` applies to 2D windows only, not to \`${window.address}\``,
+          'zoom the 3D window with `perspective_angle` or move its `position`',
+        );
       }
     }
     const args: CameraArgs = { window: window?.target === 'window' ? window : placeholder(r.window) };

@@ -21,7 +21,10 @@ export function showFile(path: string): string {
 export function showFields(fields: Record<string, unknown>): string {
   return Object.entries(fields)
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? showVec(v as number[]) : v === null ? 'none' : typeof v === 'object' ? showNode(v as NodeRef) : String(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${Array.isArray(v) ? showVec(v as number[]) : v === null ? 'none' : typeof v === 'object' ? showNode(v as NodeRef) : String(v)}`,
+    )
     .join(', ');
 }
 
@@ -36,5 +39,7 @@ export function dropUndefined<T extends Record<string, unknown>>(fields: T): Par
 export function requireApplied(result: PatchResult, uid: string): void {
   if (result.failed.length === 0) return;
   const what = result.failed.map((f) => `${f.property} (${f.error})`).join(', ');
-  throw Object.assign(new Error(`the workbench did not apply ${what} to node ${uid}`), { code: 'PROPERTY_NOT_APPLIED' });
+  throw Object.assign(new Error(`the workbench did not apply ${what} to node ${uid}`), {
+    code: 'PROPERTY_NOT_APPLIED',
+  });
 }

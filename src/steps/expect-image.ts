@@ -28,8 +28,11 @@ export interface ExpectImageArgs extends ToleranceArgs {
   height?: number;
 }
 
-
-const TOLERANCE = { threshold: ref('threshold'), max_diff_pixels: ref('max_diff_pixels'), max_diff_ratio: ref('max_diff_ratio') };
+const TOLERANCE = {
+  threshold: ref('threshold'),
+  max_diff_pixels: ref('max_diff_pixels'),
+  max_diff_ratio: ref('max_diff_ratio'),
+};
 const RECT = {
   x: { description: 'Left edge, in pixels from the left.', type: 'integer', minimum: 0 },
   y: { description: 'Top edge, in pixels from the top.', type: 'integer', minimum: 0 },
@@ -38,7 +41,14 @@ const RECT = {
 };
 
 /** What `defaults: { expect_image: … }` may set. */
-export const EXPECT_IMAGE_DEFAULTS = object({ ...TOLERANCE, stable: { description: 'Capture until two captures in a row are identical before comparing.', type: 'boolean' } }, [], { description: 'Defaults of every expect_image step.' });
+export const EXPECT_IMAGE_DEFAULTS = object(
+  {
+    ...TOLERANCE,
+    stable: { description: 'Capture until two captures in a row are identical before comparing.', type: 'boolean' },
+  },
+  [],
+  { description: 'Defaults of every expect_image step.' },
+);
 
 export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
   kind: 'expect_image',
@@ -47,10 +57,18 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
   schema: object(
     {
       of: ref('window'),
-      golden: { description: 'The expected image; written on first run when missing (not in CI).', type: 'string', minLength: 1 },
+      golden: {
+        description: 'The expected image; written on first run when missing (not in CI).',
+        type: 'string',
+        minLength: 1,
+      },
       ...TOLERANCE,
       masks: { description: 'Pixel rectangles to ignore.', type: 'array', items: ref('rect') },
-      regions: { description: 'Rectangles with their own tolerance.', type: 'array', items: object({ ...RECT, ...TOLERANCE }, ['x', 'y', 'width', 'height']) },
+      regions: {
+        description: 'Rectangles with their own tolerance.',
+        type: 'array',
+        items: object({ ...RECT, ...TOLERANCE }, ['x', 'y', 'width', 'height']),
+      },
       stable: { description: 'Capture until two captures in a row are identical before comparing.', type: 'boolean' },
       width: ref('size'),
       height: ref('size'),
@@ -58,7 +76,15 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
     ['of', 'golden'],
   ),
   compile(raw, ctx) {
-    type Raw = Partial<ToleranceArgs> & { of: string; golden: string; masks?: Rect[]; regions?: (Rect & Partial<ToleranceArgs>)[]; stable?: boolean; width?: number; height?: number };
+    type Raw = Partial<ToleranceArgs> & {
+      of: string;
+      golden: string;
+      masks?: Rect[];
+      regions?: (Rect & Partial<ToleranceArgs>)[];
+      stable?: boolean;
+      width?: number;
+      height?: number;
+    };
     const r = raw as Raw;
     const d = ctx.defaults as Partial<ToleranceArgs> & { stable?: boolean };
     const of = ctx.window(r.of, ['of'], ['app', 'editor', 'window']) ?? { target: 'app', address: 'app' };
@@ -69,7 +95,13 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
       golden: ctx.resolvePath(r.golden),
       ...tolerance,
       masks: r.masks ?? [],
-      regions: (r.regions ?? []).map((g) => ({ x: g.x, y: g.y, width: g.width, height: g.height, ...pickTolerance(g, tolerance) })),
+      regions: (r.regions ?? []).map((g) => ({
+        x: g.x,
+        y: g.y,
+        width: g.width,
+        height: g.height,
+        ...pickTolerance(g, tolerance),
+      })),
       stable: r.stable ?? d.stable ?? false,
       ...(r.width !== undefined ? { width: r.width } : {}),
       ...(r.height !== undefined ? { height: r.height } : {}),
@@ -77,9 +109,21 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
   },
   async run(a, ctx) {
     // Loaded on first use: validating and planning never need the image code.
-    const [{ checkGolden }, { captureStable }] = await Promise.all([import('../compare/golden.js'), import('../compare/stable.js')]);
-    const grab = async (): Promise<Uint8Array> => (await capture(ctx.client, a.of, { format: 'png', ...captureSize(a), signal: ctx.signal })).bytes;
-    const actual = a.stable ? (await captureStable(grab, { timeoutMs: stableBudget(ctx), intervalMs: STABLE_INTERVAL_MS, signal: ctx.signal })).bytes : await grab();
+    const [{ checkGolden }, { captureStable }] = await Promise.all([
+      import('../compare/golden.js'),
+      import('../compare/stable.js'),
+    ]);
+    const grab = async (): Promise<Uint8Array> =>
+      (await capture(ctx.client, a.of, { format: 'png', ...captureSize(a), signal: ctx.signal })).bytes;
+    const actual = a.stable
+      ? (
+          await captureStable(grab, {
+            timeoutMs: stableBudget(ctx),
+            intervalMs: STABLE_INTERVAL_MS,
+            signal: ctx.signal,
+          })
+        ).bytes
+      : await grab();
     const golden = await goldenFor(a, ctx);
     const name = basename(golden, extname(golden));
     const outcome = await checkGolden({
@@ -90,7 +134,14 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
       options: {
         ...toTolerance(a),
         masks: a.masks,
-        regions: a.regions.map((r, i) => ({ name: `region ${i + 1}`, x: r.x, y: r.y, width: r.width, height: r.height, ...toTolerance(r) })),
+        regions: a.regions.map((r, i) => ({
+          name: `region ${i + 1}`,
+          x: r.x,
+          y: r.y,
+          width: r.width,
+          height: r.height,
+          ...toTolerance(r),
+        })),
       },
       update: ctx.golden.update,
       ci: ctx.golden.ci,
@@ -133,7 +184,11 @@ async function goldenFor(a: ExpectImageArgs, ctx: StepRunContext): Promise<strin
   const template = ctx.golden.template;
   if (template === undefined) return a.golden;
   const [{ goldenPath }, provenance] = await Promise.all([import('../compare/golden-template.js'), ctx.provenance()]);
-  return goldenPath(template, { playbook: provenance.playbook, golden: a.golden, engineVersion: provenance.engine_version ?? '' });
+  return goldenPath(template, {
+    playbook: provenance.playbook,
+    golden: a.golden,
+    engineVersion: provenance.engine_version ?? '',
+  });
 }
 
 /** Settling gets the step's time less a margin, so its own error wins over the step timeout. */
@@ -145,7 +200,8 @@ function toOutcome(a: ExpectImageArgs, outcome: GoldenOutcome, ctx: StepRunConte
   const c = outcome.comparison;
   const image: ImageAssertion = {
     golden: a.golden,
-    outcome: outcome.status === 'written' ? 'written' : outcome.status === 'updated' ? 'updated' : c?.kind ?? 'different',
+    outcome:
+      outcome.status === 'written' ? 'written' : outcome.status === 'updated' ? 'updated' : (c?.kind ?? 'different'),
     message: c?.message ?? outcome.notice ?? '',
     ...(c ? { diffPixels: c.diffPixels, diffRatio: c.diffRatio, totalPixels: c.totalPixels } : {}),
     ...(c ? { tolerance: c.tolerance } : {}),
@@ -166,8 +222,14 @@ function toOutcome(a: ExpectImageArgs, outcome: GoldenOutcome, ctx: StepRunConte
     artefacts,
     failure: {
       code: missing ? 'GOLDEN_MISSING' : c.kind === 'size-mismatch' ? 'IMAGE_SIZE_MISMATCH' : 'IMAGE_MISMATCH',
-      message: missing ? (outcome.notice ?? `golden ${a.golden} is missing`) : `${a.of.address} differs from ${basename(a.golden)}: ${c.message}`,
-      ...(missing ? {} : { hint: 'open the HTML report to see expected, actual and diff; if the change is intended, run with --update-goldens=changed' }),
+      message: missing
+        ? (outcome.notice ?? `golden ${a.golden} is missing`)
+        : `${a.of.address} differs from ${basename(a.golden)}: ${c.message}`,
+      ...(missing
+        ? {}
+        : {
+            hint: 'open the HTML report to see expected, actual and diff; if the change is intended, run with --update-goldens=changed',
+          }),
     },
   };
 }

@@ -34,7 +34,16 @@ const FIELDS: Record<StateTarget['kind'], readonly string[]> = {
   time: ['timepoint_ms', 'timestep', 'bounds'],
   camera: ['position', 'focal_point', 'view_up', 'parallel_scale', 'perspective_angle'],
   slice: ['step', 'position', 'bounds'],
-  window: ['id', 'kind', 'view_direction', 'has_camera', 'has_selected_slice', 'display_name', 'links', 'has_selected_position'],
+  window: [
+    'id',
+    'kind',
+    'view_direction',
+    'has_camera',
+    'has_selected_slice',
+    'display_name',
+    'links',
+    'has_selected_position',
+  ],
   node: ['name', 'visible', 'opacity', 'color', 'parent', 'data_type'],
 };
 
@@ -44,9 +53,21 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
   summary: 'Check workbench state: position, time, <window>/camera, <window>/slice, <window> or node:<ref>.',
   schema: object(
     {
-      of: { description: '`position`, `time`, `<window>/camera`, `<window>/slice`, `<window>` or `node:<ref>`.', type: 'string', minLength: 1 },
-      equals: { description: 'The expected fields; fields left out are not compared.', type: 'object', minProperties: 1 },
-      tolerance: { description: 'Largest difference allowed between numbers (default 1e-6).', type: 'number', minimum: 0 },
+      of: {
+        description: '`position`, `time`, `<window>/camera`, `<window>/slice`, `<window>` or `node:<ref>`.',
+        type: 'string',
+        minLength: 1,
+      },
+      equals: {
+        description: 'The expected fields; fields left out are not compared.',
+        type: 'object',
+        minProperties: 1,
+      },
+      tolerance: {
+        description: 'Largest difference allowed between numbers (default 1e-6).',
+        type: 'number',
+        minimum: 0,
+      },
     },
     ['of', 'equals'],
   ),
@@ -56,25 +77,44 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
     const allowed = FIELDS[of.kind];
     for (const key of Object.keys(r.equals)) {
       if (!allowed.includes(key)) {
-        ctx.keyError('UNKNOWN_FIELD', ['equals', key], `\`${of.kind}\` state has no field \`${key}\``, suggestion(key, allowed, `its fields are ${allowed.join(', ')}`));
+        ctx.keyError(
+          'UNKNOWN_FIELD',
+          ['equals', key],
+          `\`${of.kind}\` state has no field \`${key}\``,
+          suggestion(key, allowed, `its fields are ${allowed.join(', ')}`),
+        );
       }
     }
     return { of, equals: r.equals, tolerance: r.tolerance ?? DEFAULT_STATE_TOLERANCE };
   },
   async run(a, ctx) {
     const { actual, resolved } = await readState(a.of, ctx);
-    const equals = a.of.kind === 'node' && typeof a.equals.parent === 'string' ? { ...a.equals, parent: await ctx.resolveNode({ ref: a.equals.parent }) } : a.equals;
-    const mismatches = Object.entries(equals).flatMap(([key, want]) => differences(key, want, actual[key], a.tolerance));
+    const equals =
+      a.of.kind === 'node' && typeof a.equals.parent === 'string'
+        ? { ...a.equals, parent: await ctx.resolveNode({ ref: a.equals.parent }) }
+        : a.equals;
+    const mismatches = Object.entries(equals).flatMap(([key, want]) =>
+      differences(key, want, actual[key], a.tolerance),
+    );
     const resolvedArgs = { ...a, ...(resolved ? { of: resolved } : {}), equals };
     if (mismatches.length === 0) return { status: 'passed', resolvedArgs };
     return {
       status: 'failed',
       resolvedArgs,
-      failure: { code: 'STATE_MISMATCH', message: `${this.describe(a)}: ${mismatches.join('; ')}`, hint: `numbers may differ by at most ${a.tolerance} (set \`tolerance\` to allow more)` },
+      failure: {
+        code: 'STATE_MISMATCH',
+        message: `${this.describe(a)}: ${mismatches.join('; ')}`,
+        hint: `numbers may differ by at most ${a.tolerance} (set \`tolerance\` to allow more)`,
+      },
     };
   },
   describe(a) {
-    const what = a.of.kind === 'node' ? `node ${showNode(a.of.node)}` : 'window' in a.of ? `${a.of.window.address}${a.of.kind === 'window' ? '' : `/${a.of.kind}`}` : a.of.kind;
+    const what =
+      a.of.kind === 'node'
+        ? `node ${showNode(a.of.node)}`
+        : 'window' in a.of
+          ? `${a.of.window.address}${a.of.kind === 'window' ? '' : `/${a.of.kind}`}`
+          : a.of.kind;
     return `check ${what}: ${Object.keys(a.equals).join(', ')}`;
   },
 };
@@ -90,14 +130,23 @@ function target(of: string, ctx: StepCompileContext): StateTarget {
   const window = ctx.window(address, ['of'], ['window']);
   const win: Win = window?.target === 'window' ? window : placeholder(address);
   if (sub?.[2] === 'slice') {
-    if (win.kind === '3d') ctx.error('SLICE_3D', ['of'], `\`${win.address}\` is a 3D window and has no slices`, 'check the slice of a 2D window');
+    if (win.kind === '3d')
+      ctx.error(
+        'SLICE_3D',
+        ['of'],
+        `\`${win.address}\` is a 3D window and has no slices`,
+        'check the slice of a 2D window',
+      );
     return { kind: 'slice', window: win };
   }
   return sub?.[2] === 'camera' ? { kind: 'camera', window: win } : { kind: 'window', window: win };
 }
 
 /** The state as the service interface names its fields; for a node, its display properties too. */
-async function readState(of: StateTarget, ctx: StepRunContext): Promise<{ actual: Record<string, unknown>; resolved?: StateTarget }> {
+async function readState(
+  of: StateTarget,
+  ctx: StepRunContext,
+): Promise<{ actual: Record<string, unknown>; resolved?: StateTarget }> {
   const call = { signal: ctx.signal };
   switch (of.kind) {
     case 'position':
@@ -112,8 +161,18 @@ async function readState(of: StateTarget, ctx: StepRunContext): Promise<{ actual
       return { actual: { ...(await windowHandle(ctx.client, of.window).summary(call)) } };
     case 'node': {
       const uid = await ctx.resolveNode(of.node);
-      const [node, props] = await Promise.all([ctx.client.nodes.get(uid, call), ctx.client.properties.list(uid, { names: ['visible', 'opacity', 'color'], ...call })]);
-      const actual = { name: node.name, parent: node.parent_uid, data_type: node.data_type, visible: plain(props.visible), opacity: plain(props.opacity), color: plain(props.color) };
+      const [node, props] = await Promise.all([
+        ctx.client.nodes.get(uid, call),
+        ctx.client.properties.list(uid, { names: ['visible', 'opacity', 'color'], ...call }),
+      ]);
+      const actual = {
+        name: node.name,
+        parent: node.parent_uid,
+        data_type: node.data_type,
+        visible: plain(props.visible),
+        opacity: plain(props.opacity),
+        color: plain(props.color),
+      };
       return { actual, resolved: { kind: 'node', node: { uid } } };
     }
   }
@@ -121,7 +180,9 @@ async function readState(of: StateTarget, ctx: StepRunContext): Promise<{ actual
 
 /** `{type: 'ColorProperty', value: [...]}` reads as its value. */
 function plain(value: unknown): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value ? (value as { value: unknown }).value : value;
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value
+    ? (value as { value: unknown }).value
+    : value;
 }
 
 /** What differs between `want` and `got`, with the path into the value; objects compare only the keys wanted. */
@@ -131,13 +192,17 @@ export function differences(path: string, want: unknown, got: unknown, tolerance
     return delta <= tolerance ? [] : [`${path}: expected ${want}, got ${got} (off by ${Number(delta.toPrecision(3))})`];
   }
   if (Array.isArray(want)) {
-    if (!Array.isArray(got) || got.length !== want.length) return [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got ?? null)}`];
+    if (!Array.isArray(got) || got.length !== want.length)
+      return [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got ?? null)}`];
     const inner = want.flatMap((w, i) => differences(`${path}[${i}]`, w, got[i], tolerance));
     return inner.length === 0 ? [] : [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`];
   }
   if (want !== null && typeof want === 'object') {
-    if (got === null || typeof got !== 'object') return [`${path}: expected an object, got ${JSON.stringify(got ?? null)}`];
-    return Object.entries(want).flatMap(([k, w]) => differences(`${path}.${k}`, w, (got as Record<string, unknown>)[k], tolerance));
+    if (got === null || typeof got !== 'object')
+      return [`${path}: expected an object, got ${JSON.stringify(got ?? null)}`];
+    return Object.entries(want).flatMap(([k, w]) =>
+      differences(`${path}.${k}`, w, (got as Record<string, unknown>)[k], tolerance),
+    );
   }
   return want === got ? [] : [`${path}: expected ${JSON.stringify(want)}, got ${JSON.stringify(got ?? null)}`];
 }

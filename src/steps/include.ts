@@ -17,7 +17,11 @@ export const include: StepDefinition<'include', IncludeArgs> = {
   schema: object(
     {
       file: ref('file'),
-      vars: { description: 'Variables of the included playbook.', type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
+      vars: {
+        description: 'Variables of the included playbook.',
+        type: 'object',
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
+      },
     },
     ['file'],
   ),

@@ -12,7 +12,9 @@ let layoutSchema: Record<string, unknown> | undefined;
 
 function schema(): Record<string, unknown> {
   // Read only when a playbook has a layout; messages need the schema's field lists.
-  layoutSchema ??= JSON.parse(readFileSync(new URL('../../schemas/layout.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  layoutSchema ??= JSON.parse(
+    readFileSync(new URL('../../schemas/layout.schema.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
   return layoutSchema;
 }
 
@@ -24,7 +26,8 @@ export function checkLayoutDocument(doc: unknown): { problems: LayoutProblem[]; 
   const problems: LayoutProblem[] = [];
   const validateLayout = validators.layout;
   if (!validateLayout(doc)) {
-    for (const p of translateErrors(validateLayout.errors ?? [], schema(), doc)) problems.push({ path: p.path, message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
+    for (const p of translateErrors(validateLayout.errors ?? [], schema(), doc))
+      problems.push({ path: p.path, message: p.message, ...(p.hint ? { hint: p.hint } : {}) });
     return { problems, cells: [] };
   }
   const d = doc as { groups?: Record<string, unknown>; root: Split };
@@ -32,12 +35,21 @@ export function checkLayoutDocument(doc: unknown): { problems: LayoutProblem[]; 
   const seen = new Set<string>();
   const walk = (node: Split | Cell, path: (string | number)[]): void => {
     if (node.type === 'window') {
-      if (seen.has(node.id)) problems.push({ path: [...path, 'id'], message: `duplicate cell id \`${node.id}\``, hint: 'every cell needs its own id' });
+      if (seen.has(node.id))
+        problems.push({
+          path: [...path, 'id'],
+          message: `duplicate cell id \`${node.id}\``,
+          hint: 'every cell needs its own id',
+        });
       seen.add(node.id);
       cells.push(node.id);
       const group = node.links.selection;
       if (d.groups && !(group in d.groups)) {
-        problems.push({ path: [...path, 'links', 'selection'], message: `group \`${group}\` is not declared in \`groups\``, hint: `add \`"${group}": { "select_all": true }\` to groups, or leave groups out` });
+        problems.push({
+          path: [...path, 'links', 'selection'],
+          message: `group \`${group}\` is not declared in \`groups\``,
+          hint: `add \`"${group}": { "select_all": true }\` to groups, or leave groups out`,
+        });
       }
       return;
     }

@@ -35,7 +35,9 @@ export const layout: StepDefinition<'layout', LayoutArgs> = {
     if (r.file !== undefined) {
       file = ctx.inputFile(r.file, ['file']);
       where = ['file'];
-      document = readLayout(file, ctx.checkFiles, (message, hint) => ctx.error('LAYOUT_INVALID', ['file'], message, hint));
+      document = readLayout(file, ctx.checkFiles, (message, hint) =>
+        ctx.error('LAYOUT_INVALID', ['file'], message, hint),
+      );
     }
     if (document === undefined) {
       ctx.setLayoutCells(undefined);
@@ -44,7 +46,13 @@ export const layout: StepDefinition<'layout', LayoutArgs> = {
     const checked = checkLayoutDocument(document);
     for (const p of checked.problems) {
       if (file === undefined) ctx.error('LAYOUT_INVALID', [...where, ...p.path], p.message, p.hint);
-      else ctx.error('LAYOUT_INVALID', where, `${showFile(file)}${p.path.length ? ` at /${p.path.join('/')}` : ''}: ${p.message}`, p.hint);
+      else
+        ctx.error(
+          'LAYOUT_INVALID',
+          where,
+          `${showFile(file)}${p.path.length ? ` at /${p.path.join('/')}` : ''}: ${p.message}`,
+          p.hint,
+        );
     }
     ctx.setLayoutCells(checked.cells);
     return { ...(file ? { file } : {}), document, cells: checked.cells };
@@ -61,7 +69,11 @@ export const layout: StepDefinition<'layout', LayoutArgs> = {
   },
 };
 
-function readLayout(file: string, mustExist: boolean, fail: (message: string, hint: string) => void): Record<string, unknown> | undefined {
+function readLayout(
+  file: string,
+  mustExist: boolean,
+  fail: (message: string, hint: string) => void,
+): Record<string, unknown> | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -74,7 +86,8 @@ function readLayout(file: string, mustExist: boolean, fail: (message: string, hi
     if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) return doc as Record<string, unknown>;
     fail(`${showFile(file)} is not a JSON object`, 'a layout document is an object with `version` and `root`');
   } catch (err) {
-    if (mustExist || text !== undefined) fail(`${showFile(file)} is not valid JSON: ${(err as Error).message}`, 'fix the JSON syntax of the layout file');
+    if (mustExist || text !== undefined)
+      fail(`${showFile(file)} is not valid JSON: ${(err as Error).message}`, 'fix the JSON syntax of the layout file');
   }
   return undefined;
 }

@@ -42,8 +42,15 @@ export const load: StepDefinition<'load', LoadArgs> = {
       name: { description: 'Node name shown in the workbench.', type: 'string', minLength: 1 },
       parent: ref('node'),
       transfer: { description: 'How the data reaches the workbench.', enum: [...TRANSFER_MODES] },
-      format: { description: 'Data format hint, when the file extension does not say it.', type: 'string', minLength: 1 },
-      visible: { description: 'Whether the node is shown in every window (default: the workbench\'s).', type: 'boolean' },
+      format: {
+        description: 'Data format hint, when the file extension does not say it.',
+        type: 'string',
+        minLength: 1,
+      },
+      visible: {
+        description: "Whether the node is shown in every window (default: the workbench's).",
+        type: 'boolean',
+      },
       opacity: ref('opacity'),
       color: ref('color'),
     },
@@ -82,9 +89,17 @@ export const load: StepDefinition<'load', LoadArgs> = {
       uid = created.node.uid;
     }
     ctx.bindNode(a.as, uid);
-    const display = dropUndefined({ name: a.name ?? splitFileName(a.file).stem, visible: a.visible, opacity: a.opacity, color: a.color });
+    const display = dropUndefined({
+      name: a.name ?? splitFileName(a.file).stem,
+      visible: a.visible,
+      opacity: a.opacity,
+      color: a.color,
+    });
     requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
-    return { status: 'passed', resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid } };
+    return {
+      status: 'passed',
+      resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
+    };
   },
   describe(a) {
     const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color });
@@ -101,6 +116,9 @@ async function findEarlier(ctx: StepRunContext): Promise<string | undefined> {
   if (known !== undefined) return known;
   const nodes = await ctx.client.nodes.list({ hierarchy: 'all' }, { signal: ctx.signal });
   const found = nodes.find((n) => n.name === ctx.marker);
-  if (found) ctx.notice(`the answer to an earlier attempt was lost but its node was created (${found.uid}); using that node instead of loading again`);
+  if (found)
+    ctx.notice(
+      `the answer to an earlier attempt was lost but its node was created (${found.uid}); using that node instead of loading again`,
+    );
   return found?.uid;
 }

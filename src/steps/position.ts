@@ -35,6 +35,8 @@ export const position: StepDefinition<'position', PositionArgs> = {
     return PASSED;
   },
   describe(a) {
-    return a.window ? `move the crosshair of ${a.window.address} to ${showVec(a.at)}` : `move the crosshair to ${showVec(a.at)}`;
+    return a.window
+      ? `move the crosshair of ${a.window.address} to ${showVec(a.at)}`
+      : `move the crosshair to ${showVec(a.at)}`;
   },
 };

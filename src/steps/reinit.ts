@@ -10,7 +10,19 @@ export interface ReinitArgs {
 export const reinit: StepDefinition<'reinit', ReinitArgs> = {
   kind: 'reinit',
   summary: 'Fit the views to some nodes, or to all visible data when no nodes are given.',
-  schema: { anyOf: [{ type: 'null' }, object({ nodes: { description: 'The nodes whose bounds the views are fitted to; default: all.', type: 'array', items: ref('node'), minItems: 1 } })] },
+  schema: {
+    anyOf: [
+      { type: 'null' },
+      object({
+        nodes: {
+          description: 'The nodes whose bounds the views are fitted to; default: all.',
+          type: 'array',
+          items: ref('node'),
+          minItems: 1,
+        },
+      }),
+    ],
+  },
   bare: true,
   compile(raw, ctx) {
     const r = (raw ?? {}) as { nodes?: string[] };

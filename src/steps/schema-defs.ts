@@ -22,7 +22,8 @@ export const SCHEMA_DEFS: Record<string, JsonSchema> = {
   },
   opacity: { description: 'From 0 (transparent) to 1 (opaque).', type: 'number', minimum: 0, maximum: 1 },
   window: {
-    description: 'A window address: `app`, `stdmulti`, `mxn`, `stdmulti/<axial|sagittal|coronal|3d>` or `mxn/<cell id>`.',
+    description:
+      'A window address: `app`, `stdmulti`, `mxn`, `stdmulti/<axial|sagittal|coronal|3d>` or `mxn/<cell id>`.',
     type: 'string',
     pattern: '^(app|stdmulti|mxn|stdmulti/(axial|sagittal|coronal|3d)|mxn/[A-Za-z][A-Za-z0-9.-]*__[A-Za-z0-9_.-]+)$',
     examples: ['stdmulti/axial', 'stdmulti/sagittal', 'stdmulti/coronal', 'stdmulti/3d', 'stdmulti', 'mxn', 'app'],
@@ -38,7 +39,12 @@ export const SCHEMA_DEFS: Record<string, JsonSchema> = {
     pattern: '^[A-Za-z_][A-Za-z0-9_.-]*$',
   },
   file: { description: 'A path, relative to the playbook file.', type: 'string', minLength: 1 },
-  size: { description: 'Pixels, from 1 to 16384; default: the window\'s own size.', type: 'integer', minimum: 1, maximum: 16384 },
+  size: {
+    description: "Pixels, from 1 to 16384; default: the window's own size.",
+    type: 'integer',
+    minimum: 1,
+    maximum: 16384,
+  },
   rect: {
     description: 'A pixel rectangle.',
     type: 'object',
@@ -51,14 +57,34 @@ export const SCHEMA_DEFS: Record<string, JsonSchema> = {
       height: { description: 'Height in pixels.', type: 'integer', minimum: 1 },
     },
   },
-  threshold: { description: 'Per-pixel colour distance from 0 to 1 (pixelmatch); default 0.1.', type: 'number', minimum: 0, maximum: 1 },
+  threshold: {
+    description: 'Per-pixel colour distance from 0 to 1 (pixelmatch); default 0.1.',
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+  },
   max_diff_pixels: { description: 'How many pixels may differ.', type: 'integer', minimum: 0 },
-  max_diff_ratio: { description: 'Which share of the pixels may differ, from 0 to 1.', type: 'number', minimum: 0, maximum: 1 },
+  max_diff_ratio: {
+    description: 'Which share of the pixels may differ, from 0 to 1.',
+    type: 'number',
+    minimum: 0,
+    maximum: 1,
+  },
 };
 
 /** A closed object schema, the usual shape of a step's value. */
-export function object(properties: Record<string, JsonSchema>, required: readonly string[] = [], extra: JsonSchema = {}): JsonSchema {
-  return { type: 'object', additionalProperties: false, ...(required.length > 0 ? { required: [...required] } : {}), properties, ...extra };
+export function object(
+  properties: Record<string, JsonSchema>,
+  required: readonly string[] = [],
+  extra: JsonSchema = {},
+): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    properties,
+    ...extra,
+  };
 }
 
 export const ref = (name: keyof typeof SCHEMA_DEFS & string): JsonSchema => ({ $ref: `#/$defs/${name}` });

@@ -23,8 +23,15 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
   schema: object(
     {
       of: ref('window'),
-      save: { description: 'Output path; use variables such as ${out} and ${study.name} so files never collide.', type: 'string', minLength: 1 },
-      format: { description: 'Default: from the file extension (.jpg/.jpeg: jpeg), else png.', enum: [...IMAGE_FORMATS] },
+      save: {
+        description: 'Output path; use variables such as ${out} and ${study.name} so files never collide.',
+        type: 'string',
+        minLength: 1,
+      },
+      format: {
+        description: 'Default: from the file extension (.jpg/.jpeg: jpeg), else png.',
+        enum: [...IMAGE_FORMATS],
+      },
       width: ref('size'),
       height: ref('size'),
     },
@@ -35,7 +42,12 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
     const of = ctx.window(r.of, ['of'], ['app', 'editor', 'window']) ?? { target: 'app', address: 'app' };
     const fromName = /^\.jpe?g$/i.test(extname(r.save)) ? 'jpeg' : 'png';
     if (r.format !== undefined && extname(r.save) !== '' && r.format !== fromName) {
-      ctx.error('FORMAT_MISMATCH', ['format'], `format \`${r.format}\` does not match the file name \`${showFile(r.save)}\``, `name the file with .${r.format === 'jpeg' ? 'jpg' : 'png'} or drop \`format\``);
+      ctx.error(
+        'FORMAT_MISMATCH',
+        ['format'],
+        `format \`${r.format}\` does not match the file name \`${showFile(r.save)}\``,
+        `name the file with .${r.format === 'jpeg' ? 'jpg' : 'png'} or drop \`format\``,
+      );
     }
     checkSize(r, ctx);
     return {
@@ -60,11 +72,26 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
 
 /** The workbench takes a capture size as a pair or not at all. */
 export function checkSize(r: { width?: number; height?: number }, ctx: StepCompileContext): void {
-  if (r.width !== undefined && r.height === undefined) ctx.keyError('WIDTH_HEIGHT', ['width'], '`width` is given without `height`', 'give both width and height, or neither (the window\'s own size)');
-  if (r.height !== undefined && r.width === undefined) ctx.keyError('WIDTH_HEIGHT', ['height'], '`height` is given without `width`', 'give both width and height, or neither (the window\'s own size)');
+  if (r.width !== undefined && r.height === undefined)
+    ctx.keyError(
+      'WIDTH_HEIGHT',
+      ['width'],
+      '`width` is given without `height`',
+      "give both width and height, or neither (the window's own size)",
+    );
+  if (r.height !== undefined && r.width === undefined)
+    ctx.keyError(
+      'WIDTH_HEIGHT',
+      ['height'],
+      '`height` is given without `width`',
+      "give both width and height, or neither (the window's own size)",
+    );
 }
 
 /** The capture size when the step gives one; the window's own size otherwise. */
-export function captureSize(a: { width?: number; height?: number }): { width: number; height: number } | Record<string, never> {
+export function captureSize(a: {
+  width?: number;
+  height?: number;
+}): { width: number; height: number } | Record<string, never> {
   return a.width !== undefined && a.height !== undefined ? { width: a.width, height: a.height } : {};
 }

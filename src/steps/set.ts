@@ -39,7 +39,12 @@ export const set: StepDefinition<'set', SetArgs> = {
     const r = raw as SetRaw;
     const node = ctx.node(r.node, ['node']);
     if (Object.keys(r).length === 1) {
-      ctx.keyError('NOTHING_TO_DO', ['node'], '`set` changes nothing', 'add at least one of name, visible, opacity, color, parent');
+      ctx.keyError(
+        'NOTHING_TO_DO',
+        ['node'],
+        '`set` changes nothing',
+        'add at least one of name, visible, opacity, color, parent',
+      );
     }
     let parent: NodeRef | null | undefined;
     if (r.parent === null) parent = null;
@@ -57,9 +62,20 @@ export const set: StepDefinition<'set', SetArgs> = {
   async run(a, ctx) {
     const uid = await ctx.resolveNode(a.node);
     const parent = a.parent === undefined ? undefined : a.parent === null ? null : await ctx.resolveNode(a.parent);
-    const result = await ctx.client.nodes.setDisplay(uid, dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent }), { signal: ctx.signal });
+    const result = await ctx.client.nodes.setDisplay(
+      uid,
+      dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent }),
+      { signal: ctx.signal },
+    );
     requireApplied(result, uid);
-    return { status: 'passed', resolvedArgs: { ...a, node: { uid }, ...(parent !== undefined ? { parent: parent === null ? null : { uid: parent } } : {}) } };
+    return {
+      status: 'passed',
+      resolvedArgs: {
+        ...a,
+        node: { uid },
+        ...(parent !== undefined ? { parent: parent === null ? null : { uid: parent } } : {}),
+      },
+    };
   },
   describe(a) {
     return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent: a.parent })}`;

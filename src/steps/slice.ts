@@ -13,12 +13,23 @@ export interface SliceArgs {
 export const slice: StepDefinition<'slice', SliceArgs> = {
   kind: 'slice',
   summary: 'Select a slice (zero-based step) in a 2D window.',
-  schema: object({ window: ref('window'), step: { description: 'The slice index, from 0, along the window\'s view direction.', type: 'integer', minimum: 0 } }, ['window', 'step']),
+  schema: object(
+    {
+      window: ref('window'),
+      step: { description: "The slice index, from 0, along the window's view direction.", type: 'integer', minimum: 0 },
+    },
+    ['window', 'step'],
+  ),
   compile(raw, ctx) {
     const r = raw as { window: string; step: number };
     const window = ctx.window(r.window, ['window'], ['window']);
     if (window?.target === 'window' && window.kind === '3d') {
-      ctx.error('SLICE_3D', ['window'], `\`${window.address}\` is a 3D window and has no slices`, 'select the slice in a 2D window: stdmulti/axial, stdmulti/sagittal, stdmulti/coronal or an MxN cell');
+      ctx.error(
+        'SLICE_3D',
+        ['window'],
+        `\`${window.address}\` is a 3D window and has no slices`,
+        'select the slice in a 2D window: stdmulti/axial, stdmulti/sagittal, stdmulti/coronal or an MxN cell',
+      );
     }
     return { window: window?.target === 'window' ? window : placeholder(r.window), step: r.step };
   },

@@ -10,7 +10,17 @@ export interface WaitArgs {
 export const wait: StepDefinition<'wait', WaitArgs> = {
   kind: 'wait',
   summary: 'Pause for a number of milliseconds.',
-  schema: object({ ms: { description: 'How long to wait, in milliseconds (at most 600000).', type: 'number', minimum: 0, maximum: 600000 } }, ['ms']),
+  schema: object(
+    {
+      ms: {
+        description: 'How long to wait, in milliseconds (at most 600000).',
+        type: 'number',
+        minimum: 0,
+        maximum: 600000,
+      },
+    },
+    ['ms'],
+  ),
   compile(raw) {
     return { ms: (raw as WaitArgs).ms };
   },

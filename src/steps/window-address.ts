@@ -34,7 +34,10 @@ export function parseWindowAddress(value: string): WindowAddress | AddressProble
     const near = closest(value, KNOWN) ?? closest(editor, EDITORS);
     return {
       message: `unknown editor \`${editor}\` in window address \`${value}\``,
-      hint: near !== undefined ? `did you mean \`${near}\`?` : 'a window address is `app`, `stdmulti`, `mxn`, `stdmulti/<axial|sagittal|coronal|3d>` or `mxn/<cell id>`',
+      hint:
+        near !== undefined
+          ? `did you mean \`${near}\`?`
+          : 'a window address is `app`, `stdmulti`, `mxn`, `stdmulti/<axial|sagittal|coronal|3d>` or `mxn/<cell id>`',
     };
   }
   if (slash < 0) return { target: 'editor', address: value, editor };
@@ -46,14 +49,19 @@ export function parseWindowAddress(value: string): WindowAddress | AddressProble
     const near = closest(id, STDMULTI_WINDOWS);
     return {
       message: `unknown StdMulti window \`${id}\``,
-      hint: near !== undefined ? `did you mean \`stdmulti/${near}\`?` : 'StdMulti has the windows axial, sagittal, coronal and 3d',
+      hint:
+        near !== undefined
+          ? `did you mean \`stdmulti/${near}\`?`
+          : 'StdMulti has the windows axial, sagittal, coronal and 3d',
     };
   }
   if (CELL_ID.test(id)) return { target: 'window', address: value, editor, window: id, kind: '2d' };
   const bare = /^[A-Za-z0-9_.-]+$/.test(id) && !id.includes('__');
   return {
     message: `\`${id}\` is not an MxN cell id`,
-    hint: bare ? `cell ids carry the editor name: did you mean \`mxn/mxn__${id}\`?` : 'cell ids look like `mxn__ct_axial` (letters, digits, `.`, `-`, `_`, with `__` after the editor name)',
+    hint: bare
+      ? `cell ids carry the editor name: did you mean \`mxn/mxn__${id}\`?`
+      : 'cell ids look like `mxn__ct_axial` (letters, digits, `.`, `-`, `_`, with `__` after the editor name)',
   };
 }
 

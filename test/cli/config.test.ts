@@ -48,18 +48,23 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('the configuration is found from the current folder upward; its paths are its own folder\'s', async () => {
+test("the configuration is found from the current folder upward; its paths are its own folder's", async () => {
   const result = await wbplay(['run', 'figure.yaml'], join(dir, 'suite'));
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /Figure passed/, 'the line reporter the file names');
-  for (const file of ['report.json', 'report.html', 'junit.xml', 'from-config.png']) await stat(join(dir, 'results', file));
-  const report = JSON.parse(await readFile(join(dir, 'results', 'report.json'), 'utf8')) as { provenance: { workbench?: { engine_version?: string } } };
+  for (const file of ['report.json', 'report.html', 'junit.xml', 'from-config.png'])
+    await stat(join(dir, 'results', file));
+  const report = JSON.parse(await readFile(join(dir, 'results', 'report.json'), 'utf8')) as {
+    provenance: { workbench?: { engine_version?: string } };
+  };
   const engine = report.provenance.workbench?.engine_version;
   assert.ok(engine, 'the report names the engine');
-  await stat(join(dir, 'goldens', 'default', engine.replace(/[^A-Za-z0-9._+-]/g, '_'), process.platform, 'figure', 'axial.png'));
+  await stat(
+    join(dir, 'goldens', 'default', engine.replace(/[^A-Za-z0-9._+-]/g, '_'), process.platform, 'figure', 'axial.png'),
+  );
 });
 
-test('validate and plan see the configuration\'s variables and `out`, as a run does', async () => {
+test("validate and plan see the configuration's variables and `out`, as a run does", async () => {
   const plan = await wbplay(['plan', 'suite/figure.yaml', '--json'], dir);
   assert.equal(plan.code, 0, plan.stderr);
   assert.ok(plan.stdout.includes(join(dir, 'results', 'from-config.png')), plan.stdout.slice(0, 400));
@@ -70,11 +75,14 @@ test('validate and plan see the configuration\'s variables and `out`, as a run d
   assert.match(validate.stderr, /--project nope: wbplay\.config\.yaml has no such project/);
 });
 
-test('the command line overrides the file; --project uses a project over the file\'s settings', async () => {
-  const cli = await wbplay(['run', 'figure.yaml', '--out', 'here', '--var', 'shot=cli', '--reporter', 'line'], join(dir, 'suite'));
+test("the command line overrides the file; --project uses a project over the file's settings", async () => {
+  const cli = await wbplay(
+    ['run', 'figure.yaml', '--out', 'here', '--var', 'shot=cli', '--reporter', 'line'],
+    join(dir, 'suite'),
+  );
   assert.equal(cli.code, 0, cli.stderr);
   await stat(join(dir, 'suite', 'here', 'cli.png'));
-  await assert.rejects(stat(join(dir, 'suite', 'here', 'junit.xml')), 'the named reporters replace the file\'s');
+  await assert.rejects(stat(join(dir, 'suite', 'here', 'junit.xml')), "the named reporters replace the file's");
 
   const project = await wbplay(['run', 'suite/figure.yaml', '--project', 'mitk-next'], dir);
   assert.equal(project.code, 0, project.stderr);
@@ -82,14 +90,20 @@ test('the command line overrides the file; --project uses a project over the fil
   assert.match(project.stdout, /written/i, 'the project has goldens of its own, written on first run');
   const wrong = await wbplay(['run', 'suite/figure.yaml', '--project', 'mitk-nxt'], dir);
   assert.equal(wrong.code, 2);
-  assert.match(wrong.stderr, /--project mitk-nxt: wbplay\.config\.yaml has no such project[\s\S]*did you mean `mitk-next`/);
+  assert.match(
+    wrong.stderr,
+    /--project mitk-nxt: wbplay\.config\.yaml has no such project[\s\S]*did you mean `mitk-next`/,
+  );
 });
 
 test('a configuration with problems is reported at file:line:col and exits 2', async (t) => {
   const bad = await mkdtemp(join(tmpdir(), 'wbplay-config-bad-'));
   t.after(() => rm(bad, { recursive: true, force: true }));
   await writeFile(join(bad, 'figure.yaml'), 'version: 1\nsteps:\n  - reinit\n');
-  await writeFile(join(bad, 'wbplay.config.yaml'), 'workers: two\nreportes: [junit]\nurl: localhost:8080\ngoldens: "g/{study}.png"\n');
+  await writeFile(
+    join(bad, 'wbplay.config.yaml'),
+    'workers: two\nreportes: [junit]\nurl: localhost:8080\ngoldens: "g/{study}.png"\n',
+  );
   const result = await wbplay(['run', 'figure.yaml'], bad);
   assert.equal(result.code, 2, result.stderr);
   assert.match(result.stderr, /wbplay\.config\.yaml:1:10/);

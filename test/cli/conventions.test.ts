@@ -35,7 +35,10 @@ before(async () => {
   await mkdir(join(dir, 'suite', 'parts'), { recursive: true });
   await writeFile(join(dir, 'figure.yaml'), FIGURE);
   // A broken playbook with another tag, and a fragment that other playbooks include.
-  await writeFile(join(dir, 'suite', 'broken.yaml'), 'version: 1\nname: Broken\ntags: [nightly]\nsteps:\n  - lod: {}\n');
+  await writeFile(
+    join(dir, 'suite', 'broken.yaml'),
+    'version: 1\nname: Broken\ntags: [nightly]\nsteps:\n  - lod: {}\n',
+  );
   await writeFile(join(dir, 'suite', 'good.yaml'), 'version: 1\nname: Good\ntags: [figure]\nsteps:\n  - reinit\n');
   await writeFile(join(dir, 'suite', 'parts', 'steps.yaml'), '- reinit\n');
 });
@@ -45,7 +48,11 @@ after(async () => {
 });
 
 test('--update-goldens and -u are bare anywhere on the line: the playbook after them is a playbook', async () => {
-  for (const args of [['run', '--update-goldens', 'figure.yaml', '--out', 'o-u1'], ['run', '-u', 'figure.yaml', '--out', 'o-u2'], ['run', 'figure.yaml', '--update-goldens', '--out', 'o-u3']]) {
+  for (const args of [
+    ['run', '--update-goldens', 'figure.yaml', '--out', 'o-u1'],
+    ['run', '-u', 'figure.yaml', '--out', 'o-u2'],
+    ['run', 'figure.yaml', '--update-goldens', '--out', 'o-u3'],
+  ]) {
     const result = await wbplay([...args, '--reporter', 'line'], dir);
     assert.equal(result.code, 0, `${args.join(' ')}\n${result.stderr}`);
   }
@@ -53,7 +60,10 @@ test('--update-goldens and -u are bare anywhere on the line: the playbook after 
 
 test('usage errors exit 2, with a suggestion where there is one', async () => {
   const cases: Array<[string[], RegExp, NodeJS.ProcessEnv?]> = [
-    [['run', 'figure.yaml', '--url', 'localhost:8080'], /'localhost:8080' is not an http:\/\/ or https:\/\/ URL[\s\S]*did you mean http:\/\/localhost:8080\?/],
+    [
+      ['run', 'figure.yaml', '--url', 'localhost:8080'],
+      /'localhost:8080' is not an http:\/\/ or https:\/\/ URL[\s\S]*did you mean http:\/\/localhost:8080\?/,
+    ],
     [['run', 'figure.yaml', '--url', 'notaurl'], /'notaurl' is not an http:\/\/ or https:\/\/ URL/],
     [['run', 'figure.yaml'], /WORKBENCH_URL: 'ftp:\/\/x' is not an http/, { WORKBENCH_URL: 'ftp://x' }],
     [['run', 'figure.yaml', '--update-goldens=bogus'], /bogus/],
@@ -90,7 +100,7 @@ test('--tag chooses playbooks before any is compiled; folders and quoted globs a
   assert.equal(globbed.stdout.trim(), 'OK suite/good.yaml');
 });
 
-test('a file reporter is added to the default files, and the end of the run prints the report\'s path', async () => {
+test("a file reporter is added to the default files, and the end of the run prints the report's path", async () => {
   const result = await wbplay(['run', 'figure.yaml', '--reporter', 'junit', '--out', 'o-junit'], dir);
   assert.equal(result.code, 0, result.stderr);
   for (const file of ['report.json', 'report.html', 'junit.xml']) await stat(join(dir, 'o-junit', file));
@@ -100,11 +110,20 @@ test('a file reporter is added to the default files, and the end of the run prin
 test('WORKBENCH_TOKEN is the default token variable; a refused token names where it came from', async (t) => {
   const wb = await startTestWorkbench({ token: 'token-from-default' });
   t.after(() => wb.stop());
-  const ok = await wbplay(['run', 'figure.yaml', '--out', 'o-tok', '--reporter', 'line'], dir, { WORKBENCH_URL: wb.url, WORKBENCH_TOKEN: 'token-from-default' });
+  const ok = await wbplay(['run', 'figure.yaml', '--out', 'o-tok', '--reporter', 'line'], dir, {
+    WORKBENCH_URL: wb.url,
+    WORKBENCH_TOKEN: 'token-from-default',
+  });
   assert.equal(ok.code, 0, ok.stderr);
-  const named = await wbplay(['run', 'figure.yaml', '--out', 'o-tok2', '--token-env', 'MY_TOKEN'], dir, { WORKBENCH_URL: wb.url, MY_TOKEN: 'wrong' });
+  const named = await wbplay(['run', 'figure.yaml', '--out', 'o-tok2', '--token-env', 'MY_TOKEN'], dir, {
+    WORKBENCH_URL: wb.url,
+    MY_TOKEN: 'wrong',
+  });
   assert.equal(named.code, 1);
-  assert.match(named.stderr, /the API token was not accepted \(HTTP 401\); it came from the environment variable MY_TOKEN \(--token-env\)/);
+  assert.match(
+    named.stderr,
+    /the API token was not accepted \(HTTP 401\); it came from the environment variable MY_TOKEN \(--token-env\)/,
+  );
   const none = await wbplay(['run', 'figure.yaml', '--out', 'o-tok3'], dir, { WORKBENCH_URL: wb.url });
   assert.match(none.stderr, /wants an API token and none was given[\s\S]*WORKBENCH_TOKEN/);
 });
@@ -113,7 +132,12 @@ test('a terminal that reports 0 columns gets lines, not cursor codes', async () 
   let written = '';
   const stream = { write: (s: string) => ((written += s), true), isTTY: true, columns: 0 };
   const plan = loadPlaybook(join(dir, 'figure.yaml'), { vars: { out: join(dir, 'o-cols') } });
-  await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: createReporters(['tasklist'], { outputDir: join(dir, 'o-cols'), stream, isTTY: true, env: {} }), outputDir: join(dir, 'o-cols') });
+  await runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: createReporters(['tasklist'], { outputDir: join(dir, 'o-cols'), stream, isTTY: true, env: {} }),
+    outputDir: join(dir, 'o-cols'),
+  });
   assert.match(written, /Figure › step 1 load/);
   const ESC = String.fromCharCode(27);
   assert.ok(!new RegExp(`${ESC}\\[\\d*[ABGKJ]`).test(written), 'no cursor movement');

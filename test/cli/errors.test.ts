@@ -17,11 +17,19 @@ const main = join(root, 'src', 'cli', 'main.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 let dir = '';
 
-function wbplay(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function wbplay(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: dir, env: { PATH: process.env.PATH, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, ...args],
+      { cwd: dir, env: { PATH: process.env.PATH, ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -49,24 +57,43 @@ test('the exit codes are the ones the README promises', async () => {
 
 test('an error is drawn as a diagnostic: its code, its message, its hint', () => {
   const out = capture(false);
-  const code = reportError(new CommandError('BAD_OPTION', '--workers must be a whole number of at least 1', 'give a number such as 2'), { stream: out.stream, env: {} });
+  const code = reportError(
+    new CommandError('BAD_OPTION', '--workers must be a whole number of at least 1', 'give a number such as 2'),
+    { stream: out.stream, env: {} },
+  );
   assert.equal(code, EXIT.usage);
-  assert.equal(out.text(), 'error[BAD_OPTION]: --workers must be a whole number of at least 1\n  = hint: give a number such as 2\n');
+  assert.equal(
+    out.text(),
+    'error[BAD_OPTION]: --workers must be a whole number of at least 1\n  = hint: give a number such as 2\n',
+  );
 });
 
-test('errors of lower layers keep their own code and hint; the exit code is the caller\'s unless the error names one', () => {
+test("errors of lower layers keep their own code and hint; the exit code is the caller's unless the error names one", () => {
   const out = capture(false);
-  const code = reportError(new ReportError('SHARDS_OVERLAP', 'case a is in two shards', 'merge the shards of one run'), { code: 'MERGE_FAILED', exitCode: EXIT.usage, stream: out.stream, env: {} });
+  const code = reportError(
+    new ReportError('SHARDS_OVERLAP', 'case a is in two shards', 'merge the shards of one run'),
+    { code: 'MERGE_FAILED', exitCode: EXIT.usage, stream: out.stream, env: {} },
+  );
   assert.equal(code, EXIT.usage);
   assert.equal(out.text(), 'error[SHARDS_OVERLAP]: case a is in two shards\n  = hint: merge the shards of one run\n');
 
   const plain = capture(false);
   assert.equal(reportError(new Error('boom'), { code: 'RUN_FAILED', stream: plain.stream, env: {} }), EXIT.failed);
   assert.equal(plain.text(), 'error[RUN_FAILED]: boom\n');
-  assert.equal(reportError(new CommandError('INTERNAL', 'x', undefined, EXIT.failed), { exitCode: EXIT.usage, stream: plain.stream, env: {} }), EXIT.failed);
+  assert.equal(
+    reportError(new CommandError('INTERNAL', 'x', undefined, EXIT.failed), {
+      exitCode: EXIT.usage,
+      stream: plain.stream,
+      env: {},
+    }),
+    EXIT.failed,
+  );
 
   assert.deepEqual(describeError('not an Error', 'INTERNAL'), { code: 'INTERNAL', message: 'not an Error' });
-  assert.deepEqual(describeError(Object.assign(new Error('gone'), { code: 'ENOENT', hint: '' }), 'INTERNAL'), { code: 'ENOENT', message: 'gone' });
+  assert.deepEqual(describeError(Object.assign(new Error('gone'), { code: 'ENOENT', hint: '' }), 'INTERNAL'), {
+    code: 'ENOENT',
+    message: 'gone',
+  });
 });
 
 test('an error is coloured by the one colour decision of its stream', () => {
@@ -81,7 +108,7 @@ test('an error is coloured by the one colour decision of its stream', () => {
   assert.ok(forced.text().includes('\u001b['));
 });
 
-test('a command\'s errors, commander\'s included, look the same, exit 2, and FORCE_COLOR colours them through a pipe', async () => {
+test("a command's errors, commander's included, look the same, exit 2, and FORCE_COLOR colours them through a pipe", async () => {
   const workers = await wbplay(['run', 'p.yaml', '--workers', '0']);
   assert.equal(workers.code, EXIT.usage);
   assert.equal(workers.stderr, "error[BAD_OPTION]: --workers must be a whole number of at least 1, got '0'\n");
@@ -101,7 +128,7 @@ test('a command\'s errors, commander\'s included, look the same, exit 2, and FOR
   assert.ok(invalid.stderr.startsWith('\u001b[1;31merror[READ_ERROR]'), JSON.stringify(invalid.stderr));
 });
 
-test('wbplay run --help states the runner\'s own retry and timeout defaults', async () => {
+test("wbplay run --help states the runner's own retry and timeout defaults", async () => {
   const help = await wbplay(['run', '--help']);
   assert.equal(help.code, EXIT.ok);
   const flat = help.stdout.replace(/\s+/g, ' ');

@@ -15,7 +15,8 @@ test('init writes a starter project that validates, runs, and passes again in CI
   t.after(() => rm(dir, { recursive: true, force: true }));
   const init = await wbplay(['init'], dir);
   assert.equal(init.code, 0, init.stderr);
-  for (const file of ['playbooks/example.yaml', 'wbplay.config.yaml', '.gitignore', '.github/workflows/wbplay.yml']) assert.match(init.stdout, new RegExp(`wrote ${file.replace(/\./g, '\\.')}`));
+  for (const file of ['playbooks/example.yaml', 'wbplay.config.yaml', '.gitignore', '.github/workflows/wbplay.yml'])
+    assert.match(init.stdout, new RegExp(`wrote ${file.replace(/\./g, '\\.')}`));
 
   // The schema lines resolve once wbplay is installed into the project.
   await mkdir(join(dir, 'node_modules'));
@@ -28,8 +29,12 @@ test('init writes a starter project that validates, runs, and passes again in CI
   }
   assert.match(await readFile(join(dir, '.gitignore'), 'utf8'), /^wbplay-out\/$/m);
 
-  const workflow = parse(await readFile(join(dir, '.github/workflows/wbplay.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string }[] }> };
-  const commands = Object.values(workflow.jobs).flatMap((j) => j.steps.map((s) => s.run).filter((r): r is string => r !== undefined && r.startsWith('npx wbplay ')));
+  const workflow = parse(await readFile(join(dir, '.github/workflows/wbplay.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: { run?: string }[] }>;
+  };
+  const commands = Object.values(workflow.jobs).flatMap((j) =>
+    j.steps.map((s) => s.run).filter((r): r is string => r !== undefined && r.startsWith('npx wbplay ')),
+  );
   assert.ok(commands.length >= 3);
   for (const command of commands) {
     const args = command.slice('npx wbplay '.length).split(' ');

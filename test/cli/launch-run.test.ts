@@ -48,8 +48,11 @@ after(async () => {
 test('--launch --workers 2 starts two workbenches with their own ports and tokens, runs the cohort on both, and stops them', async () => {
   const log = join(dir, 'ports.log');
   const r = await new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, 'run', 'cohort.yaml', '--launch', '--workers', '2', '--out', 'out', '--reporter', 'line'], { cwd: dir, env: { PATH: process.env.PATH, MITK_WORKBENCH: join(dir, 'MitkWorkbench'), STAND_IN_LOG: log } }, (err, _stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, 'run', 'cohort.yaml', '--launch', '--workers', '2', '--out', 'out', '--reporter', 'line'],
+      { cwd: dir, env: { PATH: process.env.PATH, MITK_WORKBENCH: join(dir, 'MitkWorkbench'), STAND_IN_LOG: log } },
+      (err, _stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
   assert.equal(r.code, 0, r.stderr);
@@ -58,7 +61,10 @@ test('--launch --workers 2 starts two workbenches with their own ports and token
   assert.equal(new Set(ports).size, 2, 'two workbenches on two ports');
   const result = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as RunResult;
   assert.equal(result.summary.passed, 3);
-  assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set(ports.map((p) => `launched http://localhost:${p}`)));
+  assert.deepEqual(
+    new Set(result.cases.map((c) => c.workbench)),
+    new Set(ports.map((p) => `launched http://localhost:${p}`)),
+  );
   // Stopped: nothing answers on those ports any more.
   for (const port of ports) await assert.rejects(fetch(`http://localhost:${port}/api/v1/health`));
 });

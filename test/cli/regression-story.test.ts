@@ -29,9 +29,14 @@ after(async () => {
 
 function wbplay(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd, env: { PATH: process.env.PATH, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, ...args],
+      { cwd, env: { PATH: process.env.PATH, ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr });
+      },
+    );
   });
 }
 
@@ -41,11 +46,23 @@ function ballImage(shift: number, ball: number, background: (i: number, j: numbe
   const frame = new Float32Array(nx * ny * nz);
   for (let k = 0; k < nz; k++) {
     for (let j = 0; j < ny; j++) {
-      for (let i = 0; i < nx; i++) frame[i + nx * (j + ny * k)] = (i - 12 - shift) ** 2 + (j - 10) ** 2 + (k - 8) ** 2 <= 25 ? ball : background(i, j, k);
+      for (let i = 0; i < nx; i++)
+        frame[i + nx * (j + ny * k)] =
+          (i - 12 - shift) ** 2 + (j - 10) ** 2 + (k - 8) ** 2 <= 25 ? ball : background(i, j, k);
     }
   }
   const values = new Set(frame);
-  return { dims: [nx, ny, nz], spacing: [1, 1, 1], origin: [0, 0, 0], direction: IDENTITY, frames: [frame], timeStepMs: 1, timeOriginMs: 0, componentType: 'uint8', range: [Math.min(...values), Math.max(...values)] };
+  return {
+    dims: [nx, ny, nz],
+    spacing: [1, 1, 1],
+    origin: [0, 0, 0],
+    direction: IDENTITY,
+    frames: [frame],
+    timeStepMs: 1,
+    timeOriginMs: 0,
+    componentType: 'uint8',
+    range: [Math.min(...values), Math.max(...values)],
+  };
 }
 
 const PLAYBOOK = `version: 1
@@ -74,13 +91,17 @@ async function story(name: string, image: (shift: number) => Volume, checkRerun:
   assert.deepEqual(await outcomes(join(cwd, 'out-record')), ['written'], 'the first run records the golden');
 
   if (checkRerun) {
-    const same = await wbplay(cwd, ['run', 'ball.yaml', '--out', 'out-same', '--reporter', 'line,json'], { CI: 'true' });
+    const same = await wbplay(cwd, ['run', 'ball.yaml', '--out', 'out-same', '--reporter', 'line,json'], {
+      CI: 'true',
+    });
     assert.equal(same.code, 0, same.output);
     assert.deepEqual(await outcomes(join(cwd, 'out-same')), ['identical'], 'the unchanged data passes');
   }
 
   await writeFile(join(cwd, 'ball.nrrd'), writeImageBytes(image(3), 'nrrd'));
-  const moved = await wbplay(cwd, ['run', 'ball.yaml', '--out', 'out-moved', '--reporter', 'line,json'], { CI: 'true' });
+  const moved = await wbplay(cwd, ['run', 'ball.yaml', '--out', 'out-moved', '--reporter', 'line,json'], {
+    CI: 'true',
+  });
   assert.equal(moved.code, 1, `moving the ball 3 voxels fails the run:\n${moved.output}`);
   assert.deepEqual(await outcomes(join(cwd, 'out-moved')), ['different']);
   const result = JSON.parse(await readFile(join(cwd, 'out-moved', 'report.json'), 'utf8')) as RunResult;
@@ -91,7 +112,10 @@ async function story(name: string, image: (shift: number) => Volume, checkRerun:
 
 test('a two-valued uint8 image (a ball of 220 on 20): goldens recorded, the ball moved 3 voxels, the run fails with a diff', async () => {
   const image = (shift: number): Volume => ballImage(shift, 220, () => 20);
-  assert.deepEqual([...new Set(image(0).frames[0])].sort((a, b) => a - b), [20, 220]);
+  assert.deepEqual(
+    [...new Set(image(0).frames[0])].sort((a, b) => a - b),
+    [20, 220],
+  );
   await story('two-valued', image, true);
 });
 

@@ -15,7 +15,10 @@ before(async () => {
   await writeFile(join(dir, 'suite', 'broken.yaml'), 'version: 1\nname: Broken\nsteps:\n  - lod: {}\n');
   await writeFile(join(dir, 'suite', 'good.yaml'), 'version: 1\nname: Good\nsteps:\n  - reinit\n');
   await writeFile(join(dir, 'suite', 'unnamed-smoke.yaml'), 'version: 1\nsteps:\n  - reinit\n');
-  await writeFile(join(dir, 'suite', 'cohort.yaml'), 'version: 1\nname: Cohort\nforeach: { list: [{ name: alpha }, { name: beta }] }\nsteps:\n  - reinit\n');
+  await writeFile(
+    join(dir, 'suite', 'cohort.yaml'),
+    'version: 1\nname: Cohort\nforeach: { list: [{ name: alpha }, { name: beta }] }\nsteps:\n  - reinit\n',
+  );
 });
 
 after(async () => {
@@ -33,7 +36,7 @@ test('--grep leaves out playbooks it does not choose before they are compiled', 
   assert.match(byFile.stdout, /unnamed-smoke passed/, 'a playbook without a name is matched by its file name');
 });
 
-test('--grep still chooses a cohort\'s cases one by one; a chosen broken playbook still fails', async () => {
+test("--grep still chooses a cohort's cases one by one; a chosen broken playbook still fails", async () => {
   const beta = await wbplay(['run', 'suite', '--grep', 'beta', '--out', 'o-beta', '--reporter', 'line'], dir);
   assert.equal(beta.code, 0, beta.stderr);
   assert.match(beta.stdout, /Cohort › beta passed|beta passed/);

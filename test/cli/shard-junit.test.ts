@@ -10,7 +10,10 @@ import { wbplay } from '../helpers/cohort.js';
 test('merge-reports joins shards that were run with --reporter junit', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-shard-junit-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(join(dir, 'cohort.yaml'), 'version: 1\nname: Cohort\nforeach: { list: [{ name: a }, { name: b }, { name: c }] }\nsteps:\n  - reinit\n');
+  await writeFile(
+    join(dir, 'cohort.yaml'),
+    'version: 1\nname: Cohort\nforeach: { list: [{ name: a }, { name: b }, { name: c }] }\nsteps:\n  - reinit\n',
+  );
   for (const shard of ['1/2', '2/2']) {
     const out = `shard-${shard[0]}`;
     const run = await wbplay(['run', 'cohort.yaml', '--shard', shard, '--reporter', 'junit', '--out', out], dir);

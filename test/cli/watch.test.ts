@@ -11,7 +11,17 @@ import { writeDemoData } from '../../src/sim/demo-data.js';
 import { spawnWbplay } from '../helpers/cohort.js';
 
 const playbook = (x: number): string =>
-  ['version: 1', 'name: Watched', 'steps:', '  - load: { file: data/ct.nrrd, as: ct }', '  - reinit', `  - position: [${x}, 52, 36]`, '  - screenshot: { of: stdmulti/axial, save: "${out}/axial.png" }', '  - screenshot: { of: stdmulti/3d, save: "${out}/3d.png" }', ''].join('\n');
+  [
+    'version: 1',
+    'name: Watched',
+    'steps:',
+    '  - load: { file: data/ct.nrrd, as: ct }',
+    '  - reinit',
+    `  - position: [${x}, 52, 36]`,
+    '  - screenshot: { of: stdmulti/axial, save: "${out}/axial.png" }',
+    '  - screenshot: { of: stdmulti/3d, save: "${out}/3d.png" }',
+    '',
+  ].join('\n');
 
 test('an edit of the playbook and a touched data file each run it once more; Ctrl-C ends the watch with 130', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-watch-'));

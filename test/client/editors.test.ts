@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { connect, layoutCellIds, WorkbenchApiError, WorkbenchUsageError, type LayoutDocument, type WorkbenchClient } from '../../src/client/index.js';
+import {
+  connect,
+  layoutCellIds,
+  WorkbenchApiError,
+  WorkbenchUsageError,
+  type LayoutDocument,
+  type WorkbenchClient,
+} from '../../src/client/index.js';
 import { envelope, problem, ScriptedServer, type RecordedRequest } from '../helpers/scripted-server.js';
 import { captureBytes } from '../helpers/captures.js';
 
@@ -18,51 +25,134 @@ beforeEach(() => srv.reset());
 
 const text = (r: RecordedRequest): string => r.body.toString('utf8');
 const usage = (code: string) => (e: unknown) => e instanceof WorkbenchUsageError && e.code === code;
-const CAMERA_2D = { focal_point: [47.5, 47.5, 37.5], parallel_scale: 35.7, position: [47.5, 47.5, -899962.5], view_up: [0, -1, 0] };
+const CAMERA_2D = {
+  focal_point: [47.5, 47.5, 37.5],
+  parallel_scale: 35.7,
+  position: [47.5, 47.5, -899962.5],
+  view_up: [0, -1, 0],
+};
 
 test('editor list and info; an editor that is not open reads as inactive with no windows', async () => {
-  srv.on('GET', '/api/v1/rendering/editors', { json: [{ alias: 'stdmulti', plugin_id: 'org.mitk.editors.stdmultiwidget', active: true }, { alias: 'mxn', plugin_id: 'org.mitk.editors.mxnmultiwidget', active: false }] });
-  assert.deepEqual((await wb.editors.list()).map((e) => [e.alias, e.active]), [['stdmulti', true], ['mxn', false]]);
-  srv.on('GET', '/api/v1/rendering/editors/stdmulti', { json: { alias: 'stdmulti', plugin_id: 'org.mitk.editors.stdmultiwidget', active: true, windows: ['axial', 'sagittal', 'coronal', '3d'] } });
+  srv.on('GET', '/api/v1/rendering/editors', {
+    json: [
+      { alias: 'stdmulti', plugin_id: 'org.mitk.editors.stdmultiwidget', active: true },
+      { alias: 'mxn', plugin_id: 'org.mitk.editors.mxnmultiwidget', active: false },
+    ],
+  });
+  assert.deepEqual(
+    (await wb.editors.list()).map((e) => [e.alias, e.active]),
+    [
+      ['stdmulti', true],
+      ['mxn', false],
+    ],
+  );
+  srv.on('GET', '/api/v1/rendering/editors/stdmulti', {
+    json: {
+      alias: 'stdmulti',
+      plugin_id: 'org.mitk.editors.stdmultiwidget',
+      active: true,
+      windows: ['axial', 'sagittal', 'coronal', '3d'],
+    },
+  });
   assert.deepEqual((await wb.stdmulti.info()).windows, ['axial', 'sagittal', 'coronal', '3d']);
   srv.on('GET', '/api/v1/rendering/editors/mxn', problem(503, 'EDITOR_NOT_ACTIVE', 'MxNMultiWidgetEditor is not open'));
-  assert.deepEqual(await wb.mxn.info(), { alias: 'mxn', plugin_id: 'org.mitk.editors.mxnmultiwidget', active: false, windows: [] });
+  assert.deepEqual(await wb.mxn.info(), {
+    alias: 'mxn',
+    plugin_id: 'org.mitk.editors.mxnmultiwidget',
+    active: false,
+    windows: [],
+  });
   srv.on('GET', '/api/v1/rendering/editors/mxn', problem(503, 'RENDER_WINDOW_NOT_AVAILABLE', 'no bridge'));
-  await assert.rejects(wb.mxn.info(), (e: unknown) => e instanceof WorkbenchApiError && e.code === 'RENDER_WINDOW_NOT_AVAILABLE');
+  await assert.rejects(
+    wb.mxn.info(),
+    (e: unknown) => e instanceof WorkbenchApiError && e.code === 'RENDER_WINDOW_NOT_AVAILABLE',
+  );
 });
 
 test('window lists keep server order; the 3D entry has no view_direction; MxN cells carry display_name and links', async () => {
-  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows', { json: [{ id: 'axial', kind: '2d', view_direction: 'axial' }, { id: '3d', kind: '3d' }, { id: 'coronal', kind: '2d', view_direction: 'coronal' }] });
-  assert.deepEqual(await wb.stdmulti.windows(), [{ id: 'axial', kind: '2d', view_direction: 'axial' }, { id: '3d', kind: '3d' }, { id: 'coronal', kind: '2d', view_direction: 'coronal' }]);
-  srv.on('GET', '/api/v1/rendering/editors/mxn/windows', { json: [{ id: 'mxn__b', kind: '2d', view_direction: 'sagittal', name: 'B', links: { selection: 'main' } }, { id: 'mxn__a', kind: '2d', view_direction: 'axial', links: { selection: 'g2' } }] });
+  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows', {
+    json: [
+      { id: 'axial', kind: '2d', view_direction: 'axial' },
+      { id: '3d', kind: '3d' },
+      { id: 'coronal', kind: '2d', view_direction: 'coronal' },
+    ],
+  });
+  assert.deepEqual(await wb.stdmulti.windows(), [
+    { id: 'axial', kind: '2d', view_direction: 'axial' },
+    { id: '3d', kind: '3d' },
+    { id: 'coronal', kind: '2d', view_direction: 'coronal' },
+  ]);
+  srv.on('GET', '/api/v1/rendering/editors/mxn/windows', {
+    json: [
+      { id: 'mxn__b', kind: '2d', view_direction: 'sagittal', name: 'B', links: { selection: 'main' } },
+      { id: 'mxn__a', kind: '2d', view_direction: 'axial', links: { selection: 'g2' } },
+    ],
+  });
   const cells = await wb.mxn.windows();
   assert.deepEqual(cells, [
     { id: 'mxn__b', kind: '2d', view_direction: 'sagittal', display_name: 'B', links: { selection: 'main' } },
     { id: 'mxn__a', kind: '2d', view_direction: 'axial', display_name: null, links: { selection: 'g2' } },
   ]);
-  assert.deepEqual((await wb.mxn.cells()).map((c) => c.id), ['mxn__b', 'mxn__a']);
+  assert.deepEqual(
+    (await wb.mxn.cells()).map((c) => c.id),
+    ['mxn__b', 'mxn__a'],
+  );
 });
 
 test('window summaries: StdMulti (3D omits view_direction, or sends null) and MxN cells', async () => {
-  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/3d', { json: { has_camera: true, has_selected_slice: false, id: '3d', kind: '3d' } });
-  assert.deepEqual(await wb.stdmulti.threeD.summary(), { id: '3d', kind: '3d', has_camera: true, has_selected_slice: false });
-  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/3d', { json: { has_camera: true, has_selected_slice: false, id: '3d', kind: '3d', view_direction: null } });
+  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/3d', {
+    json: { has_camera: true, has_selected_slice: false, id: '3d', kind: '3d' },
+  });
+  assert.deepEqual(await wb.stdmulti.threeD.summary(), {
+    id: '3d',
+    kind: '3d',
+    has_camera: true,
+    has_selected_slice: false,
+  });
+  srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/3d', {
+    json: { has_camera: true, has_selected_slice: false, id: '3d', kind: '3d', view_direction: null },
+  });
   assert.equal('view_direction' in (await wb.stdmulti.threeD.summary()), false);
-  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__ct_axial', { json: { id: 'mxn__ct_axial', kind: '2d', view_direction: 'axial', name: 'CT axial', links: { selection: 'ct' }, has_camera: true, has_selected_slice: true, has_selected_position: true } });
+  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__ct_axial', {
+    json: {
+      id: 'mxn__ct_axial',
+      kind: '2d',
+      view_direction: 'axial',
+      name: 'CT axial',
+      links: { selection: 'ct' },
+      has_camera: true,
+      has_selected_slice: true,
+      has_selected_position: true,
+    },
+  });
   assert.deepEqual(await wb.mxn.window('mxn__ct_axial').summary(), {
-    id: 'mxn__ct_axial', kind: '2d', view_direction: 'axial', has_camera: true, has_selected_slice: true, display_name: 'CT axial', links: { selection: 'ct' }, has_selected_position: true,
+    id: 'mxn__ct_axial',
+    kind: '2d',
+    view_direction: 'axial',
+    has_camera: true,
+    has_selected_slice: true,
+    display_name: 'CT axial',
+    links: { selection: 'ct' },
+    has_selected_position: true,
   });
 });
 
 test('window ids are checked: the four StdMulti ids, the MxN <editor>__<name> pattern', () => {
   assert.throws(() => wb.stdmulti.window('stdmulti.widget0' as never), usage('INVALID_WINDOW_ID'));
-  for (const bad of ['widget0', 'mxn_widget0', '0mxn__a', 'mxn__', 'mxn__a/b']) assert.throws(() => wb.mxn.window(bad), usage('INVALID_WINDOW_ID'), bad);
+  for (const bad of ['widget0', 'mxn_widget0', '0mxn__a', 'mxn__', 'mxn__a/b'])
+    assert.throws(() => wb.mxn.window(bad), usage('INVALID_WINDOW_ID'), bad);
   assert.equal(wb.mxn.window('mxn__a.b-c_d').id, 'mxn__a.b-c_d');
 });
 
 test('camera get (null for the scalar that does not apply) and partial put with float bodies', async () => {
   srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/axial/camera', { json: CAMERA_2D });
-  assert.deepEqual(await wb.stdmulti.axial.camera(), { position: [47.5, 47.5, -899962.5], focal_point: [47.5, 47.5, 37.5], view_up: [0, -1, 0], parallel_scale: 35.7, perspective_angle: null });
+  assert.deepEqual(await wb.stdmulti.axial.camera(), {
+    position: [47.5, 47.5, -899962.5],
+    focal_point: [47.5, 47.5, 37.5],
+    view_up: [0, -1, 0],
+    parallel_scale: 35.7,
+    perspective_angle: null,
+  });
   srv.on('PUT', '/api/v1/rendering/editors/stdmulti/windows/axial/camera', { status: 204 });
   await wb.stdmulti.axial.setCamera({ focal_point: [1, 2, 3], parallel_scale: 20 });
   assert.equal(text(srv.last()), '{"focal_point":[1.0,2.0,3.0],"parallel_scale":20.0}');
@@ -94,7 +184,11 @@ test('camera puts the server would answer 400 are refused with the same meaning,
 });
 
 test('selected slice get/put on 2D windows; the StdMulti 3D window has none', async () => {
-  const body = { step: 16, position: [47.5, 47.5, 36.25], bounds: { steps: 32, min_position: [-0.5, -0.5, -1.25], max_position: [95.5, 95.5, 78.75] } };
+  const body = {
+    step: 16,
+    position: [47.5, 47.5, 36.25],
+    bounds: { steps: 32, min_position: [-0.5, -0.5, -1.25], max_position: [95.5, 95.5, 78.75] },
+  };
   srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/sagittal/selected-slice', { json: body });
   assert.deepEqual(await wb.stdmulti.sagittal.selectedSlice(), body);
   srv.on('PUT', '/api/v1/rendering/editors/mxn/windows/mxn__a/selected-slice', { status: 204 });
@@ -128,8 +222,13 @@ test('per-window node visibility and layer: node scope, renderer name (StdMulti)
 
 test('MxN cell selected position: get and put of exactly three numbers', async () => {
   const cell = wb.mxn.window('mxn__a');
-  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__a/selected-position', { json: { position: [1, 2, 3], bounds: { min_position: null, max_position: null } } });
-  assert.deepEqual(await cell.selectedPosition(), { position: [1, 2, 3], bounds: { min_position: null, max_position: null } });
+  srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__a/selected-position', {
+    json: { position: [1, 2, 3], bounds: { min_position: null, max_position: null } },
+  });
+  assert.deepEqual(await cell.selectedPosition(), {
+    position: [1, 2, 3],
+    bounds: { min_position: null, max_position: null },
+  });
   srv.on('PUT', '/api/v1/rendering/editors/mxn/windows/mxn__a/selected-position', { status: 204 });
   await cell.setSelectedPosition([10, 20, 30]);
   assert.equal(text(srv.last()), '{"position":[10.0,20.0,30.0]}');
@@ -159,13 +258,37 @@ const LAYOUT: LayoutDocument = {
     orientation: 'horizontal',
     children: [
       { type: 'window', id: 'mxn__a', name: 'A', view_direction: 'axial', links: { selection: 'main' }, size: 1 },
-      { type: 'split', orientation: 'vertical', size: 2, children: [{ type: 'window', id: 'mxn__b', view_direction: 'coronal', links: { selection: 'main' } }] },
+      {
+        type: 'split',
+        orientation: 'vertical',
+        size: 2,
+        children: [{ type: 'window', id: 'mxn__b', view_direction: 'coronal', links: { selection: 'main' } }],
+      },
     ],
   },
 };
 
 test('layout get keeps a 3.0 document with unknown keys; put sends the document and returns the rebuilt one', async () => {
-  const v3 = { version: '3.0', name: 'Three Views', groups: { main: { select_all: true, color: '#ff0000' }, nav: {} }, root: { type: 'split', orientation: 'horizontal', children: [{ type: 'window', id: 'mxn__widget0', view_direction: 'axial', links: { selection: 'main', slice: { target: 'nav', offset: 2 } }, size: 210, future: 1 }] }, extra_top: true };
+  const v3 = {
+    version: '3.0',
+    name: 'Three Views',
+    groups: { main: { select_all: true, color: '#ff0000' }, nav: {} },
+    root: {
+      type: 'split',
+      orientation: 'horizontal',
+      children: [
+        {
+          type: 'window',
+          id: 'mxn__widget0',
+          view_direction: 'axial',
+          links: { selection: 'main', slice: { target: 'nav', offset: 2 } },
+          size: 210,
+          future: 1,
+        },
+      ],
+    },
+    extra_top: true,
+  };
   srv.on('GET', '/api/v1/rendering/editors/mxn/layout', { json: v3 });
   const got = await wb.mxn.layout();
   assert.deepEqual(got, v3);
@@ -180,20 +303,34 @@ test('layout get keeps a 3.0 document with unknown keys; put sends the document 
 
 test('after a layout PUT, cell handles obtained before are stale (STALE_WINDOW), fresh ones work', async () => {
   srv.on('GET', '/api/v1/rendering/editors/mxn/windows/mxn__a/camera', { json: CAMERA_2D });
-  srv.on('PUT', '/api/v1/rendering/editors/mxn/layout', { json: LAYOUT }, problem(400, 'INVALID_REQUEST', 'Layout document rejected: size must be >= 1'));
+  srv.on(
+    'PUT',
+    '/api/v1/rendering/editors/mxn/layout',
+    { json: LAYOUT },
+    problem(400, 'INVALID_REQUEST', 'Layout document rejected: size must be >= 1'),
+  );
   const mxn = connect({ url: srv.url }).mxn;
   const before = mxn.window('mxn__a');
   await before.camera();
   await mxn.setLayout(LAYOUT);
   assert.equal(before.stale, true);
-  for (const call of [() => before.camera(), () => before.setCamera({ parallel_scale: 2 }), () => before.screenshot(), () => before.setSelectedPosition([1, 2, 3]), () => before.nodeVisible('n')]) {
+  for (const call of [
+    () => before.camera(),
+    () => before.setCamera({ parallel_scale: 2 }),
+    () => before.screenshot(),
+    () => before.setSelectedPosition([1, 2, 3]),
+    () => before.nodeVisible('n'),
+  ]) {
     await assert.rejects(call(), usage('STALE_WINDOW'));
   }
   const fresh = mxn.window('mxn__a');
   assert.equal(fresh.stale, false);
   await fresh.camera();
   // A rejected layout may already have torn the cells down, so handles go stale then too.
-  await assert.rejects(mxn.setLayout(LAYOUT), (e: unknown) => e instanceof WorkbenchApiError && e.code === 'INVALID_REQUEST');
+  await assert.rejects(
+    mxn.setLayout(LAYOUT),
+    (e: unknown) => e instanceof WorkbenchApiError && e.code === 'INVALID_REQUEST',
+  );
   await assert.rejects(fresh.camera(), usage('STALE_WINDOW'));
   assert.equal(mxn.generation, 2);
   assert.equal(srv.requests.filter((r) => r.path.endsWith('/camera')).length, 2);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
-import { connect, WorkbenchApiError, WorkbenchError, WorkbenchProtocolError, type WorkbenchClient } from '../../src/client/index.js';
+import {
+  connect,
+  WorkbenchApiError,
+  WorkbenchError,
+  WorkbenchProtocolError,
+  type WorkbenchClient,
+} from '../../src/client/index.js';
 import { retryAfterMs } from '../../src/client/error-mapping.js';
 import { problem, ScriptedServer } from '../helpers/scripted-server.js';
 
@@ -17,7 +23,10 @@ after(async () => {
 beforeEach(() => srv.reset());
 
 async function failure(p: Promise<unknown>): Promise<WorkbenchApiError> {
-  const err = await p.then(() => assert.fail('expected a rejection'), (e: unknown) => e);
+  const err = await p.then(
+    () => assert.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof WorkbenchApiError, `not a WorkbenchApiError: ${String(err)}`);
   assert.ok(err instanceof WorkbenchError);
   return err;
@@ -68,16 +77,27 @@ test('codes of several statuses come through unchanged, the HTTP status wins ove
     assert.deepEqual([e.status, e.code, e.message], [status, code, `because ${code}`]);
   }
   // The workbench's NO_DATA builder writes 404 into the body of a 422 answer.
-  srv.on('POST', '/api/v1/rendering/reinit', { status: 422, json: { error: { code: 'NO_DATA', title: 'No Data', message: 'no data', status: 404 } } });
+  srv.on('POST', '/api/v1/rendering/reinit', {
+    status: 422,
+    json: { error: { code: 'NO_DATA', title: 'No Data', message: 'no data', status: 404 } },
+  });
   const e = await failure(wb.rendering.reinit(['n1']));
   assert.deepEqual([e.status, e.code], [422, 'NO_DATA']);
 });
 
 test('extra problem keys are kept raw: available_modes, children_count', async () => {
-  srv.on('POST', '/api/v1/datastorage/nodes', problem(406, 'TRANSFER_MODE_NOT_AVAILABLE', 'no such mode', { available_modes: ['file-reference', 'direct'] }));
+  srv.on(
+    'POST',
+    '/api/v1/datastorage/nodes',
+    problem(406, 'TRANSFER_MODE_NOT_AVAILABLE', 'no such mode', { available_modes: ['file-reference', 'direct'] }),
+  );
   const e1 = await failure(wb.nodes.create({ name: 'x' }));
   assert.deepEqual(e1.extra, { available_modes: ['file-reference', 'direct'] });
-  srv.on('DELETE', '/api/v1/datastorage/nodes/p', problem(409, 'NODE_HAS_CHILDREN', 'Node has 3 children.', { children_count: 3 }));
+  srv.on(
+    'DELETE',
+    '/api/v1/datastorage/nodes/p',
+    problem(409, 'NODE_HAS_CHILDREN', 'Node has 3 children.', { children_count: 3 }),
+  );
   const e2 = await failure(wb.nodes.remove('p'));
   assert.equal(e2.extra.children_count, 3);
   assert.equal(e2.idempotent, true);
@@ -100,7 +120,11 @@ test('a 413 without body gets HTTP_413', async () => {
 
 test('a non-JSON 500 keeps the start of the text as message', async () => {
   const html = `<html><body>Internal failure ${'x'.repeat(500)}</body></html>`;
-  srv.on('GET', '/api/v1/rendering/selected-time', { status: 500, headers: { 'content-type': 'text/html' }, body: html });
+  srv.on('GET', '/api/v1/rendering/selected-time', {
+    status: 500,
+    headers: { 'content-type': 'text/html' },
+    body: html,
+  });
   const e = await failure(wb.rendering.time());
   assert.equal(e.code, 'HTTP_500');
   assert.equal(e.message, html.slice(0, 200));
@@ -113,13 +137,26 @@ test('JSON that is not a problem object (no code) is treated like a body without
 });
 
 test('a top-level RFC 7807 object with code is understood too (detail as message)', async () => {
-  srv.on('GET', '/api/v1/rendering/editors', { status: 400, json: { code: 'INVALID_REQUEST', title: 'Bad', detail: 'the detail' } });
+  srv.on('GET', '/api/v1/rendering/editors', {
+    status: 400,
+    json: { code: 'INVALID_REQUEST', title: 'Bad', detail: 'the detail' },
+  });
   const e = await failure(wb.editors.list());
   assert.deepEqual([e.code, e.message], ['INVALID_REQUEST', 'the detail']);
 });
 
 test('429 with Retry-After seconds, or only error.retry_after', async () => {
-  srv.on('GET', '/api/v1/rendering/editors', problem(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests. Retry after 7 seconds.', { retry_after: 7 }, { 'retry-after': '7' }));
+  srv.on(
+    'GET',
+    '/api/v1/rendering/editors',
+    problem(
+      429,
+      'RATE_LIMIT_EXCEEDED',
+      'Too many requests. Retry after 7 seconds.',
+      { retry_after: 7 },
+      { 'retry-after': '7' },
+    ),
+  );
   const e = await failure(wb.editors.list());
   assert.deepEqual([e.status, e.code, e.retryAfterMs], [429, 'RATE_LIMIT_EXCEEDED', 7000]);
   srv.on('GET', '/api/v1/rendering/editors', problem(429, 'RATE_LIMIT_EXCEEDED', 'slow down', { retry_after: 3 }));

@@ -6,7 +6,13 @@ import { deflateSync } from 'node:zlib';
 import { after, before, beforeEach, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
-import { connect, WorkbenchApiError, WorkbenchNetworkError, WorkbenchProtocolError, type WorkbenchClient } from '../../src/client/index.js';
+import {
+  connect,
+  WorkbenchApiError,
+  WorkbenchNetworkError,
+  WorkbenchProtocolError,
+  type WorkbenchClient,
+} from '../../src/client/index.js';
 import { MAX_DATA_BYTES, MAX_IMAGE_BYTES, MAX_JSON_BYTES, MAX_LIST_PAGES } from '../../src/client/limits.js';
 import { makeChunk, PNG_SIGNATURE } from '../../src/image/png-chunks.js';
 import { captureBytes } from '../helpers/captures.js';
@@ -42,7 +48,10 @@ async function failure(call: () => Promise<unknown>, timeoutMs = TIMEOUT_MS): Pr
     (e: unknown) => e,
   );
   const elapsed = performance.now() - started;
-  assert.ok(elapsed < bound(timeoutMs), `ended after ${Math.round(elapsed)} ms, beyond the bound of a ${timeoutMs} ms timeout`);
+  assert.ok(
+    elapsed < bound(timeoutMs),
+    `ended after ${Math.round(elapsed)} ms, beyond the bound of a ${timeoutMs} ms timeout`,
+  );
   assert.ok(err instanceof Error);
   assert.ok(!inspect(err, { depth: 5 }).includes(TOKEN), 'the token stays out of errors');
   return err;
@@ -92,13 +101,22 @@ function trickle(piece: string, everyMs: number): (socket: Socket) => void {
 const chunk = (text: string): string => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
 
 test('truncated JSON (a complete answer whose JSON ends early) is UNEXPECTED_RESPONSE naming the call', async () => {
-  srv.on('GET', '/api/v1/datastorage/nodes/n1', { headers: { 'content-type': 'application/json' }, body: '{"data":{"uid":"n1","name":' });
+  srv.on('GET', '/api/v1/datastorage/nodes/n1', {
+    headers: { 'content-type': 'application/json' },
+    body: '{"data":{"uid":"n1","name":',
+  });
   const err = await failure(() => wb.nodes.get('n1'));
   protocolError(err, 'UNEXPECTED_RESPONSE', /^GET \/api\/v1\/datastorage\/nodes\/n1: /, /not JSON/, /27 bytes/);
 });
 
 test('an answer cut off before its announced length is CONNECTION_RESET, a retryable network error', async () => {
-  srv.on('GET', '/api/v1/rendering/selected-time', raw('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"timepoint_ms":', (s) => s.end()));
+  srv.on(
+    'GET',
+    '/api/v1/rendering/selected-time',
+    raw('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"timepoint_ms":', (s) =>
+      s.end(),
+    ),
+  );
   const err = await failure(() => wb.rendering.time());
   assert.ok(err instanceof WorkbenchNetworkError && err.code === 'CONNECTION_RESET', String(err));
   assert.match(err.message, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/rendering\/selected-time/);
@@ -106,16 +124,70 @@ test('an answer cut off before its announced length is CONNECTION_RESET, a retry
 
 test('JSON of the wrong shape is UNEXPECTED_RESPONSE naming the field, never a TypeError later', async () => {
   const cases: Array<[string, string, unknown, () => Promise<unknown>, RegExp]> = [
-    ['GET', '/api/v1/datastorage/nodes/n1', { data: { uid: 5 } }, () => wb.nodes.get('n1'), /data\.uid should be a string, got 5/],
+    [
+      'GET',
+      '/api/v1/datastorage/nodes/n1',
+      { data: { uid: 5 } },
+      () => wb.nodes.get('n1'),
+      /data\.uid should be a string, got 5/,
+    ],
     ['GET', '/api/v1/datastorage/nodes/n1', { data: null }, () => wb.nodes.get('n1'), /data is not a JSON object/],
-    ['GET', '/api/v1/datastorage/nodes', { data: { uid: 'n1' } }, () => wb.nodes.list(), /a node listing should be an array/],
-    ['GET', '/api/v1/datastorage/nodes', { data: [{ uid: 'a' }, 7], meta: { total_count: 2 } }, () => wb.nodes.list(), /data\[\] is not a JSON object/],
-    ['DELETE', '/api/v1/datastorage/nodes/n1', { data: { deleted_children: 'n2' } }, () => wb.nodes.remove('n1'), /data\.deleted_children should be an array of strings/],
-    ['GET', '/api/v1/rendering/selected-time', { timepoint_ms: '0', timestep: 0, bounds: {} }, () => wb.rendering.time(), /timepoint_ms should be a number/],
-    ['GET', '/api/v1/rendering/selected-position', { position: [1, 2, 3] }, () => wb.rendering.selectedPosition(), /body\.bounds is not a JSON object/],
-    ['GET', '/api/v1/rendering/editors/stdmulti/windows/axial/camera', { position: [0, 0, 1], focal_point: null, view_up: [0, 1, 0] }, () => wb.stdmulti.axial.camera(), /focal_point should be an array of 3 numbers/],
-    ['GET', '/api/v1/rendering/editors', { editors: [] }, () => wb.editors.list(), /the editor list should be an array/],
-    ['GET', '/api/v1/rendering/editors/mxn/layout', { version: 2, root: {} }, () => wb.mxn.layout(), /not a layout document/],
+    [
+      'GET',
+      '/api/v1/datastorage/nodes',
+      { data: { uid: 'n1' } },
+      () => wb.nodes.list(),
+      /a node listing should be an array/,
+    ],
+    [
+      'GET',
+      '/api/v1/datastorage/nodes',
+      { data: [{ uid: 'a' }, 7], meta: { total_count: 2 } },
+      () => wb.nodes.list(),
+      /data\[\] is not a JSON object/,
+    ],
+    [
+      'DELETE',
+      '/api/v1/datastorage/nodes/n1',
+      { data: { deleted_children: 'n2' } },
+      () => wb.nodes.remove('n1'),
+      /data\.deleted_children should be an array of strings/,
+    ],
+    [
+      'GET',
+      '/api/v1/rendering/selected-time',
+      { timepoint_ms: '0', timestep: 0, bounds: {} },
+      () => wb.rendering.time(),
+      /timepoint_ms should be a number/,
+    ],
+    [
+      'GET',
+      '/api/v1/rendering/selected-position',
+      { position: [1, 2, 3] },
+      () => wb.rendering.selectedPosition(),
+      /body\.bounds is not a JSON object/,
+    ],
+    [
+      'GET',
+      '/api/v1/rendering/editors/stdmulti/windows/axial/camera',
+      { position: [0, 0, 1], focal_point: null, view_up: [0, 1, 0] },
+      () => wb.stdmulti.axial.camera(),
+      /focal_point should be an array of 3 numbers/,
+    ],
+    [
+      'GET',
+      '/api/v1/rendering/editors',
+      { editors: [] },
+      () => wb.editors.list(),
+      /the editor list should be an array/,
+    ],
+    [
+      'GET',
+      '/api/v1/rendering/editors/mxn/layout',
+      { version: 2, root: {} },
+      () => wb.mxn.layout(),
+      /not a layout document/,
+    ],
     ['GET', '/api/v1/health', { data: { status: 3 } }, () => wb.health(), /data\.status should be a string/],
     ['GET', '/api/v1/info', [], () => wb.info(), /data is not a JSON object/],
   ];
@@ -128,29 +200,69 @@ test('JSON of the wrong shape is UNEXPECTED_RESPONSE naming the field, never a T
 });
 
 test('a wrong content type is UNEXPECTED_RESPONSE naming it: an HTML page for JSON, JSON for a screenshot, a page for data', async () => {
-  srv.on('GET', '/api/v1/health', { headers: { 'content-type': 'text/html' }, body: '<html><body>Proxy login</body></html>' });
-  protocolError(await failure(() => wb.health()), 'UNEXPECTED_RESPONSE', /content-type text\/html where JSON was expected/);
+  srv.on('GET', '/api/v1/health', {
+    headers: { 'content-type': 'text/html' },
+    body: '<html><body>Proxy login</body></html>',
+  });
+  protocolError(
+    await failure(() => wb.health()),
+    'UNEXPECTED_RESPONSE',
+    /content-type text\/html where JSON was expected/,
+  );
   // Refused even when the body happens to be JSON: it is not the workbench speaking.
   srv.on('GET', '/api/v1/health', { headers: { 'content-type': 'text/plain' }, body: '{"data":{"status":"healthy"}}' });
   protocolError(await failure(() => wb.health()), 'UNEXPECTED_RESPONSE', /content-type text\/plain/);
   srv.on('GET', '/api/v1/rendering/screenshot', { json: { error: 'not an image' } });
-  protocolError(await failure(() => wb.rendering.screenshot()), 'UNEXPECTED_RESPONSE', /^GET \/api\/v1\/rendering\/screenshot: /, /content-type application\/json where a png image \(image\/png\) was expected/);
-  srv.on('GET', '/api/v1/rendering/screenshot', { headers: { 'content-type': 'image/png' }, body: captureBytes('png') });
-  protocolError(await failure(() => wb.rendering.screenshot({ format: 'jpeg' })), 'UNEXPECTED_RESPONSE', /content-type image\/png where a jpeg image \(image\/jpeg\)/);
-  srv.on('GET', '/api/v1/datastorage/nodes/n1/data', { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html>Gateway</html>' });
-  protocolError(await failure(() => wb.nodes.getData('n1')), 'UNEXPECTED_RESPONSE', /content-type text\/html; charset=utf-8 where the node's data/);
+  protocolError(
+    await failure(() => wb.rendering.screenshot()),
+    'UNEXPECTED_RESPONSE',
+    /^GET \/api\/v1\/rendering\/screenshot: /,
+    /content-type application\/json where a png image \(image\/png\) was expected/,
+  );
+  srv.on('GET', '/api/v1/rendering/screenshot', {
+    headers: { 'content-type': 'image/png' },
+    body: captureBytes('png'),
+  });
+  protocolError(
+    await failure(() => wb.rendering.screenshot({ format: 'jpeg' })),
+    'UNEXPECTED_RESPONSE',
+    /content-type image\/png where a jpeg image \(image\/jpeg\)/,
+  );
+  srv.on('GET', '/api/v1/datastorage/nodes/n1/data', {
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: '<html>Gateway</html>',
+  });
+  protocolError(
+    await failure(() => wb.nodes.getData('n1')),
+    'UNEXPECTED_RESPONSE',
+    /content-type text\/html; charset=utf-8 where the node's data/,
+  );
 });
 
 test('an endless JSON body is cut off at the JSON limit with RESPONSE_TOO_LARGE: memory stays bounded', async () => {
   const sent = { bytes: 0 };
-  srv.on('GET', '/api/v1/datastorage/nodes', raw('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n' + chunk('{"data":['), endless(chunk('{"uid":"n","name":"x"},'.repeat(4096)), sent)));
+  srv.on(
+    'GET',
+    '/api/v1/datastorage/nodes',
+    raw(
+      'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n' + chunk('{"data":['),
+      endless(chunk('{"uid":"n","name":"x"},'.repeat(4096)), sent),
+    ),
+  );
   // A timeout long enough for the limit to be reached first, on any machine.
   const timeoutMs = 30_000;
   const err = await failure(() => wb.nodes.list({}, { timeoutMs }), timeoutMs);
-  protocolError(err, 'RESPONSE_TOO_LARGE', /^GET \/api\/v1\/datastorage\/nodes: the answer goes on past 64 MiB, the most the client keeps for a JSON answer/);
+  protocolError(
+    err,
+    'RESPONSE_TOO_LARGE',
+    /^GET \/api\/v1\/datastorage\/nodes: the answer goes on past 64 MiB, the most the client keeps for a JSON answer/,
+  );
   // The client closed the connection at its limit: the server got out the limit plus what fits in socket buffers.
   await sleep(200);
-  assert.ok(sent.bytes < MAX_JSON_BYTES + 16 * 1024 * 1024, `the server wrote ${sent.bytes} bytes before the client gave up`);
+  assert.ok(
+    sent.bytes < MAX_JSON_BYTES + 16 * 1024 * 1024,
+    `the server wrote ${sent.bytes} bytes before the client gave up`,
+  );
   const settled = sent.bytes;
   await sleep(200);
   assert.equal(sent.bytes, settled, 'nothing more is written once the client has gone');
@@ -158,7 +270,14 @@ test('an endless JSON body is cut off at the JSON limit with RESPONSE_TOO_LARGE:
 
 test('an endless error body keeps its status: only the start is read', async () => {
   const sent = { bytes: 0 };
-  srv.on('POST', '/api/v1/rendering/update', raw('HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n', endless(chunk('<p>busy</p>'.repeat(1000)), sent)));
+  srv.on(
+    'POST',
+    '/api/v1/rendering/update',
+    raw(
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\n\r\n',
+      endless(chunk('<p>busy</p>'.repeat(1000)), sent),
+    ),
+  );
   const err = await failure(() => wb.rendering.update());
   assert.ok(err instanceof WorkbenchApiError, String(err));
   assert.deepEqual([err.status, err.code], [503, 'HTTP_503']);
@@ -166,30 +285,61 @@ test('an endless error body keeps its status: only the start is read', async () 
 });
 
 test('an endless body that trickles is abandoned at the timeout, which covers the body as well as the headers', async () => {
-  srv.on('GET', '/api/v1/rendering/screenshot', raw('HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n', trickle(chunk('x'.repeat(64)), 20)));
+  srv.on(
+    'GET',
+    '/api/v1/rendering/screenshot',
+    raw(
+      'HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n',
+      trickle(chunk('x'.repeat(64)), 20),
+    ),
+  );
   const err = await failure(() => wb.rendering.screenshot());
   assert.ok(err instanceof WorkbenchNetworkError && err.code === 'TIMEOUT', String(err));
   assert.match(err.message, /after 300 ms/);
 });
 
 test('an answer announced larger than its limit is refused before it is read: screenshots, data, JSON', async () => {
-  const announce = (type: string, bytes: number): Action => raw(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${bytes}\r\n\r\n`, trickle('x', 50));
+  const announce = (type: string, bytes: number): Action =>
+    raw(`HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\nContent-Length: ${bytes}\r\n\r\n`, trickle('x', 50));
   srv.on('GET', '/api/v1/rendering/screenshot', announce('image/png', MAX_IMAGE_BYTES + 1));
-  protocolError(await failure(() => wb.rendering.screenshot()), 'RESPONSE_TOO_LARGE', /^GET \/api\/v1\/rendering\/screenshot: the answer announces 335544321 bytes, more than the 320 MiB the client keeps for a screenshot; it was not read$/);
+  protocolError(
+    await failure(() => wb.rendering.screenshot()),
+    'RESPONSE_TOO_LARGE',
+    /^GET \/api\/v1\/rendering\/screenshot: the answer announces 335544321 bytes, more than the 320 MiB the client keeps for a screenshot; it was not read$/,
+  );
   srv.on('GET', '/api/v1/datastorage/nodes/n1/data', announce('application/octet-stream', MAX_DATA_BYTES + 1));
-  protocolError(await failure(() => wb.nodes.getData('n1')), 'RESPONSE_TOO_LARGE', /more than the 1024 MiB the client keeps for a node's data \(use transfer 'file-reference' for larger data\)/);
+  protocolError(
+    await failure(() => wb.nodes.getData('n1')),
+    'RESPONSE_TOO_LARGE',
+    /more than the 1024 MiB the client keeps for a node's data \(use transfer 'file-reference' for larger data\)/,
+  );
   srv.on('GET', '/api/v1/info', announce('application/json', MAX_JSON_BYTES + 1));
-  protocolError(await failure(() => wb.info()), 'RESPONSE_TOO_LARGE', /more than the 64 MiB the client keeps for a JSON answer/);
+  protocolError(
+    await failure(() => wb.info()),
+    'RESPONSE_TOO_LARGE',
+    /more than the 64 MiB the client keeps for a JSON answer/,
+  );
 });
 
 /** A PNG built by hand from raw scanlines (filter byte first on each), so damaged variants can be made. */
-function png(width: number, height: number, colorType: number, scanlines: Uint8Array, opts: { interlace?: number; idat?: Uint8Array } = {}): Buffer {
+function png(
+  width: number,
+  height: number,
+  colorType: number,
+  scanlines: Uint8Array,
+  opts: { interlace?: number; idat?: Uint8Array } = {},
+): Buffer {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([8, colorType, 0, 0, opts.interlace ?? 0], 8);
-  return Buffer.concat([PNG_SIGNATURE, makeChunk('IHDR', ihdr), makeChunk('IDAT', opts.idat ?? deflateSync(scanlines)), makeChunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    makeChunk('IHDR', ihdr),
+    makeChunk('IDAT', opts.idat ?? deflateSync(scanlines)),
+    makeChunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /** `rows` rows of `width` RGB pixels, each row with filter type `filter`. */
@@ -205,23 +355,50 @@ test('a PNG that does not decode is UNEXPECTED_RESPONSE naming the call and the 
   const garbled = Uint8Array.from(deflated, (b, i) => (i > 2 && i < deflated.length - 4 ? b ^ 0x5a : b));
   const cases: Array<[string, Uint8Array, RegExp]> = [
     ['not a PNG', Buffer.from('<html>Gateway Timeout</html>'), /the PNG signature is missing/],
-    ['cut in half', capture.subarray(0, Math.floor(capture.length / 2)), /runs past the end of the file \(truncated\?\)|ends inside a chunk header/],
+    [
+      'cut in half',
+      capture.subarray(0, Math.floor(capture.length / 2)),
+      /runs past the end of the file \(truncated\?\)|ends inside a chunk header/,
+    ],
     ['garbled image data', png(3, 2, 2, new Uint8Array(0), { idat: garbled }), /its image data cannot be inflated/],
     ['too few rows', png(3, 2, 2, rgbRows(3, 1)), /its image data ends after 10 of the 20 bytes 3x2 pixels need/],
     ['too many rows', png(3, 2, 2, rgbRows(3, 3)), /its image data is longer than 3x2 pixels need/],
     ['unknown row filter', png(3, 2, 2, rgbRows(3, 2, 7)), /row 0 has the unknown filter type 7/],
-    ['no image data', Buffer.concat([PNG_SIGNATURE, makeChunk('IHDR', png(3, 2, 2, new Uint8Array(0)).subarray(16, 29)), makeChunk('IEND', new Uint8Array(0))]), /no image data/],
+    [
+      'no image data',
+      Buffer.concat([
+        PNG_SIGNATURE,
+        makeChunk('IHDR', png(3, 2, 2, new Uint8Array(0)).subarray(16, 29)),
+        makeChunk('IEND', new Uint8Array(0)),
+      ]),
+      /no image data/,
+    ],
     ['an impossible header', png(3, 2, 5, rgbRows(3, 2)), /colour type 5 with bit depth 8 does not exist/],
-    ['a decompression bomb', png(100_000, 100_000, 6, new Uint8Array(10)), /announces 100000x100000 pixels, more than any capture holds/],
+    [
+      'a decompression bomb',
+      png(100_000, 100_000, 6, new Uint8Array(10)),
+      /announces 100000x100000 pixels, more than any capture holds/,
+    ],
   ];
   for (const [what, bytes, damage] of cases) {
-    srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/axial/screenshot', { headers: { 'content-type': 'image/png' }, body: bytes });
+    srv.on('GET', '/api/v1/rendering/editors/stdmulti/windows/axial/screenshot', {
+      headers: { 'content-type': 'image/png' },
+      body: bytes,
+    });
     const err = await failure(() => wb.stdmulti.axial.screenshot());
-    protocolError(err, 'UNEXPECTED_RESPONSE', /^GET \/api\/v1\/rendering\/editors\/stdmulti\/windows\/axial\/screenshot: /, new RegExp(`\\(${bytes.length} bytes\\)$`));
+    protocolError(
+      err,
+      'UNEXPECTED_RESPONSE',
+      /^GET \/api\/v1\/rendering\/editors\/stdmulti\/windows\/axial\/screenshot: /,
+      new RegExp(`\\(${bytes.length} bytes\\)$`),
+    );
     assert.match(err.message, damage, what);
   }
   const jpeg = captureBytes('jpeg', 16, 16);
-  for (const [bytes, damage] of [[jpeg.subarray(0, jpeg.length - 10), /end-of-image marker is missing \(truncated\?\)/], [capture, /is not a JPEG/]] as const) {
+  for (const [bytes, damage] of [
+    [jpeg.subarray(0, jpeg.length - 10), /end-of-image marker is missing \(truncated\?\)/],
+    [capture, /is not a JPEG/],
+  ] as const) {
     srv.on('GET', '/api/v1/rendering/screenshot', { headers: { 'content-type': 'image/jpeg' }, body: bytes });
     protocolError(await failure(() => wb.rendering.screenshot({ format: 'jpeg' })), 'UNEXPECTED_RESPONSE', damage);
   }
@@ -229,7 +406,15 @@ test('a PNG that does not decode is UNEXPECTED_RESPONSE naming the call and the 
 
 test('the image check accepts what decodes: a capture, RGBA, and an interlaced PNG', async () => {
   // Adam7 of a 5x5 grey image: passes of 1x1, 1x1, 2x1, 1x2, 3x1, 2x3 and 5x2 pixels (filter byte first on each row).
-  const passRows = [[1, 1], [1, 1], [2, 1], [1, 2], [3, 1], [2, 3], [5, 2]].flatMap(([w, rows]) => Array.from({ length: rows! }, () => [0, ...Array<number>(w!).fill(128)]));
+  const passRows = [
+    [1, 1],
+    [1, 1],
+    [2, 1],
+    [1, 2],
+    [3, 1],
+    [2, 3],
+    [5, 2],
+  ].flatMap(([w, rows]) => Array.from({ length: rows! }, () => [0, ...Array<number>(w!).fill(128)]));
   const interlaced = png(5, 5, 0, Uint8Array.from(passRows.flat()), { interlace: 1 });
   for (const bytes of [captureBytes('png', 7, 5), png(3, 2, 6, new Uint8Array(2 * (1 + 12)).fill(1)), interlaced]) {
     srv.on('GET', '/api/v1/rendering/screenshot', { headers: { 'content-type': 'image/png' }, body: bytes });
@@ -240,18 +425,36 @@ test('the image check accepts what decodes: a capture, RGBA, and an interlaced P
 test('headers that never end: trickled, they time out; flooded, they are MALFORMED_ANSWER at once', async () => {
   srv.on('GET', '/api/v1/health', raw('HTTP/1.1 200 OK\r\n', trickle('X-Padding: more\r\n', 20)));
   const slow = await failure(() => wb.health());
-  assert.ok(slow instanceof WorkbenchNetworkError && slow.code === 'TIMEOUT' && /after 300 ms/.test(slow.message), String(slow));
-  srv.on('GET', '/api/v1/health', raw('HTTP/1.1 200 OK\r\n', endless(`X-Padding: ${'p'.repeat(1000)}\r\n`, { bytes: 0 })));
+  assert.ok(
+    slow instanceof WorkbenchNetworkError && slow.code === 'TIMEOUT' && /after 300 ms/.test(slow.message),
+    String(slow),
+  );
+  srv.on(
+    'GET',
+    '/api/v1/health',
+    raw('HTTP/1.1 200 OK\r\n', endless(`X-Padding: ${'p'.repeat(1000)}\r\n`, { bytes: 0 })),
+  );
   const flood = await failure(() => wb.health());
   assert.ok(flood instanceof WorkbenchNetworkError && flood.code === 'MALFORMED_ANSWER', String(flood));
-  assert.match(flood.message, /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/health: MALFORMED_ANSWER: the answer is not readable HTTP/);
+  assert.match(
+    flood.message,
+    /GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/health: MALFORMED_ANSWER: the answer is not readable HTTP/,
+  );
 });
 
 test('an answer that is not HTTP at all is MALFORMED_ANSWER, not retried as a network failure', async () => {
-  srv.on('GET', '/api/v1/info', raw('SSH-2.0-OpenSSH_9.6\r\n', (s) => s.end()));
+  srv.on(
+    'GET',
+    '/api/v1/info',
+    raw('SSH-2.0-OpenSSH_9.6\r\n', (s) => s.end()),
+  );
   const err = await failure(() => wb.info());
   assert.ok(err instanceof WorkbenchNetworkError && err.code === 'MALFORMED_ANSWER', String(err));
-  srv.on('GET', '/api/v1/info', raw('HTTP/1.1 2000 Fine\r\n\r\n', (s) => s.end()));
+  srv.on(
+    'GET',
+    '/api/v1/info',
+    raw('HTTP/1.1 2000 Fine\r\n\r\n', (s) => s.end()),
+  );
   const status = await failure(() => wb.info());
   assert.ok(status instanceof WorkbenchNetworkError && status.code === 'MALFORMED_ANSWER', String(status));
 });
@@ -260,6 +463,12 @@ test('a listing whose total_count keeps ahead of its pages ends after the page l
   let served = 0;
   srv.on('GET', '/api/v1/datastorage/nodes', () => envelope([{ uid: `n${served++}` }], { total_count: 1e12 }));
   const err = await failure(() => wb.nodes.list(), 30_000);
-  protocolError(err, 'UNEXPECTED_RESPONSE', new RegExp(`the listing did not end after ${MAX_LIST_PAGES} pages \\(1000 nodes; total_count says 1000000000000\\)`));
+  protocolError(
+    err,
+    'UNEXPECTED_RESPONSE',
+    new RegExp(
+      `the listing did not end after ${MAX_LIST_PAGES} pages \\(1000 nodes; total_count says 1000000000000\\)`,
+    ),
+  );
   assert.equal(served, MAX_LIST_PAGES);
 });

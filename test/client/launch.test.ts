@@ -73,7 +73,12 @@ test('a launched fake workbench gets the preferences file, is found healthy with
   const exe = await fakeExecutable('MitkWorkbench');
   const record = join(dir, 'record.json');
   const port = await freePort();
-  const wb = await launchWorkbench({ executable: exe, port, extraArgs: ['--flag'], env: { ...process.env, FAKE_RECORD: record } });
+  const wb = await launchWorkbench({
+    executable: exe,
+    port,
+    extraArgs: ['--flag'],
+    env: { ...process.env, FAKE_RECORD: record },
+  });
   try {
     assert.equal(wb.url, `http://localhost:${port}`);
     assert.match(wb.token, /^[0-9a-f]{32}$/);
@@ -81,9 +86,16 @@ test('a launched fake workbench gets the preferences file, is found healthy with
     assert.equal((await wb.client.health()).status, 'healthy');
     const seen = JSON.parse(await readFile(record, 'utf8')) as { file: string; xml: string; extra: string[] };
     assert.equal(seen.xml, preferencesXml(port, wb.token));
-    assert.match(seen.xml, /name="org.mitk.restapi"[\s\S]*name="enabled" value="true"[\s\S]*name="autoStart" value="true"[\s\S]*name="requireAuth" value="true"/);
+    assert.match(
+      seen.xml,
+      /name="org.mitk.restapi"[\s\S]*name="enabled" value="true"[\s\S]*name="autoStart" value="true"[\s\S]*name="requireAuth" value="true"/,
+    );
     assert.deepEqual(seen.extra, ['--flag']);
-    assert.equal(existsSync(seen.file), false, 'the preferences file (it holds the token) is deleted once the workbench is up');
+    assert.equal(
+      existsSync(seen.file),
+      false,
+      'the preferences file (it holds the token) is deleted once the workbench is up',
+    );
     assert.ok(alive(wb.pid));
   } finally {
     await wb.stop();
@@ -91,9 +103,13 @@ test('a launched fake workbench gets the preferences file, is found healthy with
   assert.equal(alive(wb.pid), false);
 });
 
-test('the token is used as given and never shows in the handle\'s inspect output', async () => {
+test("the token is used as given and never shows in the handle's inspect output", async () => {
   const { inspect } = await import('node:util');
-  const wb = await launchWorkbench({ executable: await fakeExecutable('wb2'), port: await freePort(), token: 'secret-token-value' });
+  const wb = await launchWorkbench({
+    executable: await fakeExecutable('wb2'),
+    port: await freePort(),
+    token: 'secret-token-value',
+  });
   try {
     assert.equal(wb.token, 'secret-token-value');
     assert.ok(!inspect(wb).includes('secret-token-value'));
@@ -105,7 +121,12 @@ test('the token is used as given and never shows in the handle\'s inspect output
 
 test('a workbench that exits with an error fails fast with its exit code, the stderr tail and the preferences hint', async () => {
   const exe = await fakeExecutable('crashing');
-  const err = await launchWorkbench({ executable: exe, port: await freePort(), timeoutMs: 60_000, env: { ...process.env, FAKE_MODE: 'crash' } }).catch((e: unknown) => e);
+  const err = await launchWorkbench({
+    executable: exe,
+    port: await freePort(),
+    timeoutMs: 60_000,
+    env: { ...process.env, FAKE_MODE: 'crash' },
+  }).catch((e: unknown) => e);
   assert.ok(err instanceof WorkbenchLaunchError);
   assert.equal(err.code, 'EXITED');
   assert.equal(err.exitCode, 3);
@@ -117,7 +138,12 @@ test('a workbench that exits with an error fails fast with its exit code, the st
 test('a workbench that never answers is killed after the timeout', async () => {
   const exe = await fakeExecutable('silent');
   const record = join(dir, 'silent.json');
-  const err = await launchWorkbench({ executable: exe, port: await freePort(), timeoutMs: 800, env: { ...process.env, FAKE_MODE: 'silent', FAKE_RECORD: record } }).catch((e: unknown) => e);
+  const err = await launchWorkbench({
+    executable: exe,
+    port: await freePort(),
+    timeoutMs: 800,
+    env: { ...process.env, FAKE_MODE: 'silent', FAKE_RECORD: record },
+  }).catch((e: unknown) => e);
   assert.ok(err instanceof WorkbenchLaunchError);
   assert.equal(err.code, 'NOT_READY');
   assert.match(err.message, /within 800 ms/);
@@ -130,16 +156,27 @@ test('a wrapper that exits at once with code 0 is reported after the timeout, no
   const exe = join(dir, 'wrapper');
   await writeFile(exe, `#!${process.execPath}\nprocess.exit(0);\n`);
   await chmod(exe, 0o755);
-  const err = await launchWorkbench({ executable: exe, port: await freePort(), timeoutMs: 800, env: {} }).catch((e: unknown) => e);
+  const err = await launchWorkbench({ executable: exe, port: await freePort(), timeoutMs: 800, env: {} }).catch(
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof WorkbenchLaunchError, String(err));
   assert.equal(err.code, 'NOT_READY');
   assert.match(err.message, /exited early with code 0/);
 });
 
 test('without an executable or with a missing one the launch fails clearly', async () => {
-  await assert.rejects(launchWorkbench({ env: {} }), (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'NO_EXECUTABLE' && e.message.includes('MITK_WORKBENCH'));
-  await assert.rejects(launchWorkbench({ executable: join(dir, 'nope'), port: await freePort() }), (e: unknown) => e instanceof WorkbenchLaunchError && e.code === 'EXECUTABLE_NOT_FOUND');
-  await assert.rejects(launchWorkbench({ env: { MITK_WORKBENCH: join(dir, 'nope-either') }, port: await freePort() }), { code: 'EXECUTABLE_NOT_FOUND' });
+  await assert.rejects(
+    launchWorkbench({ env: {} }),
+    (e: unknown) =>
+      e instanceof WorkbenchUsageError && e.code === 'NO_EXECUTABLE' && e.message.includes('MITK_WORKBENCH'),
+  );
+  await assert.rejects(
+    launchWorkbench({ executable: join(dir, 'nope'), port: await freePort() }),
+    (e: unknown) => e instanceof WorkbenchLaunchError && e.code === 'EXECUTABLE_NOT_FOUND',
+  );
+  await assert.rejects(launchWorkbench({ env: { MITK_WORKBENCH: join(dir, 'nope-either') }, port: await freePort() }), {
+    code: 'EXECUTABLE_NOT_FOUND',
+  });
 });
 
 test('the first bindable port of a list is chosen', async () => {
@@ -164,7 +201,10 @@ test('discover finds the answering workbenches among the given ports, sorted by 
   try {
     const found = await discover({ ports: [b.port, closed, a.port] });
     const expected = [a.port, b.port].sort((x, y) => x - y);
-    assert.deepEqual(found, expected.map((port) => ({ url: `http://localhost:${port}`, port })));
+    assert.deepEqual(
+      found,
+      expected.map((port) => ({ url: `http://localhost:${port}`, port })),
+    );
     assert.equal(a.only().headers.authorization, undefined);
   } finally {
     await a.close();
@@ -176,14 +216,19 @@ test('a launched workbench does not survive its parent being killed outright (SI
   const exe = await fakeExecutable('orphan-check');
   const launchModule = fileURLToPath(new URL('../../src/client/launch.ts', import.meta.url));
   const parentScript = join(dir, 'parent.mjs');
-  await writeFile(parentScript, `
+  await writeFile(
+    parentScript,
+    `
     const { launchWorkbench } = await import(${JSON.stringify(launchModule)});
     const wb = await launchWorkbench({ executable: ${JSON.stringify(exe)}, port: Number(process.argv[2]) });
     process.stdout.write(String(wb.pid) + '\\n');
     setInterval(() => {}, 1000);
-  `);
+  `,
+  );
   for (const signal of ['SIGKILL', 'SIGINT'] as const) {
-    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, String(await freePort())], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const parent = spawn(process.execPath, ['--import', 'tsx', parentScript, String(await freePort())], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const pid = await new Promise<number>((resolve, reject) => {
       let out = '';
       parent.stdout.on('data', (c: Buffer) => {

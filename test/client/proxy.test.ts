@@ -43,9 +43,16 @@ beforeEach(() => {
 });
 
 test('HTTP_PROXY is used for a remote host, in absolute form, with the token when explicitly allowed', async () => {
-  const wb = connect({ url: 'http://workbench.test:8080', token: 'abc123', allowInsecureToken: true, env: { HTTP_PROXY: proxyUrl } });
+  const wb = connect({
+    url: 'http://workbench.test:8080',
+    token: 'abc123',
+    allowInsecureToken: true,
+    env: { HTTP_PROXY: proxyUrl },
+  });
   assert.equal((await wb.health()).status, 'healthy');
-  assert.deepEqual(passed, [{ method: 'GET', url: 'http://workbench.test:8080/api/v1/health', authorization: 'Bearer abc123' }]);
+  assert.deepEqual(passed, [
+    { method: 'GET', url: 'http://workbench.test:8080/api/v1/health', authorization: 'Bearer abc123' },
+  ]);
   await wb.close();
 });
 
@@ -54,7 +61,11 @@ test('lower-case http_proxy is honoured too; NO_PROXY exempts a host', async () 
   assert.equal(await wb.ping(), true);
   assert.equal(passed[0]?.url, 'http://scanner.test:8099/api/v1/health');
   // proxyLoopback routes a loopback target through the proxy unless NO_PROXY names it.
-  const exempt = connect({ url: srv.url, proxyLoopback: true, env: { HTTP_PROXY: proxyUrl, no_proxy: 'localhost,127.0.0.1' } });
+  const exempt = connect({
+    url: srv.url,
+    proxyLoopback: true,
+    env: { HTTP_PROXY: proxyUrl, no_proxy: 'localhost,127.0.0.1' },
+  });
   assert.equal(await exempt.ping(), true);
   assert.equal(passed.length, 1);
   assert.equal(srv.requests.length, 1);
@@ -74,12 +85,20 @@ test('proxy variables are ignored for loopback targets by default', async () => 
 test('proxyLoopback: true sends loopback requests through the proxy as well', async () => {
   const wb = connect({ url: srv.url, proxyLoopback: true, env: { HTTP_PROXY: proxyUrl } });
   assert.equal(await wb.ping(), true);
-  assert.deepEqual(passed.map((p) => p.url), [`${srv.url}/api/v1/health`]);
+  assert.deepEqual(
+    passed.map((p) => p.url),
+    [`${srv.url}/api/v1/health`],
+  );
   assert.equal(srv.requests.length, 0);
 });
 
 test('the real process environment is read when no env is given', async () => {
-  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy, NO_PROXY: process.env.NO_PROXY, no_proxy: process.env.no_proxy };
+  const saved = {
+    HTTP_PROXY: process.env.HTTP_PROXY,
+    http_proxy: process.env.http_proxy,
+    NO_PROXY: process.env.NO_PROXY,
+    no_proxy: process.env.no_proxy,
+  };
   try {
     process.env.HTTP_PROXY = proxyUrl;
     delete process.env.http_proxy;
@@ -87,7 +106,10 @@ test('the real process environment is read when no env is given', async () => {
     delete process.env.no_proxy;
     assert.equal(await connect({ url: 'http://remote-wb.test:8081' }).ping(), true);
     assert.equal(await connect({ url: srv.url }).ping(), true);
-    assert.deepEqual(passed.map((p) => p.url), ['http://remote-wb.test:8081/api/v1/health']);
+    assert.deepEqual(
+      passed.map((p) => p.url),
+      ['http://remote-wb.test:8081/api/v1/health'],
+    );
     assert.equal(srv.requests.length, 1);
   } finally {
     for (const [k, v] of Object.entries(saved)) {

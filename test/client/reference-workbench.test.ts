@@ -23,7 +23,12 @@ test('the client drives the reference workbench: load, display, navigate, layout
 
     const { node: ct } = await wb.nodes.create({ file: join(dir, 'ct.nrrd'), name: 'CT', transfer: 'direct' });
     const { node: mr } = await wb.nodes.create({ file: join(dir, 'mr.nii.gz'), name: 'MR', transfer: 'direct' });
-    const { node: label } = await wb.nodes.create({ file: join(dir, 'tumour-label.nrrd'), name: 'Tumour', parent: ct.uid, transfer: 'file-reference' });
+    const { node: label } = await wb.nodes.create({
+      file: join(dir, 'tumour-label.nrrd'),
+      name: 'Tumour',
+      parent: ct.uid,
+      transfer: 'file-reference',
+    });
     assert.equal(label.parent_uid, ct.uid);
     await wb.nodes.setDisplay(label.uid, { opacity: 1, color: [1, 0.3, 0.2] });
     const opacity = await wb.properties.get(label.uid, 'opacity');
@@ -64,9 +69,18 @@ test('the client drives the reference workbench: load, display, navigate, layout
     await wb.mxn.window('mxn__ct').setNodeVisible(label.uid, false);
     assert.equal(await wb.mxn.window('mxn__ct').nodeVisible(label.uid), false);
 
-    await assert.rejects(wb.nodes.get('no-such-node'), (err: unknown) => err instanceof WorkbenchApiError && err.status === 404 && err.code === 'NODE_NOT_FOUND');
-    await assert.rejects(wb.rendering.setTime({ timestep: 5 }), (err: unknown) => err instanceof WorkbenchApiError && err.status === 422 && err.code === 'RENDERING_ERROR');
-    await assert.rejects(wb.stdmulti.threeD.setCamera({ parallel_scale: 3 }), (err: unknown) => err instanceof WorkbenchUsageError);
+    await assert.rejects(
+      wb.nodes.get('no-such-node'),
+      (err: unknown) => err instanceof WorkbenchApiError && err.status === 404 && err.code === 'NODE_NOT_FOUND',
+    );
+    await assert.rejects(
+      wb.rendering.setTime({ timestep: 5 }),
+      (err: unknown) => err instanceof WorkbenchApiError && err.status === 422 && err.code === 'RENDERING_ERROR',
+    );
+    await assert.rejects(
+      wb.stdmulti.threeD.setCamera({ parallel_scale: 3 }),
+      (err: unknown) => err instanceof WorkbenchUsageError,
+    );
   } finally {
     await wb.close();
     await ref.stop();

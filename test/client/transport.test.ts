@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, beforeEach, test } from 'node:test';
 import { inspect } from 'node:util';
-import { connect, WorkbenchApiError, WorkbenchNetworkError, WorkbenchUsageError, type ExchangeEvent } from '../../src/client/index.js';
+import {
+  connect,
+  WorkbenchApiError,
+  WorkbenchNetworkError,
+  WorkbenchUsageError,
+  type ExchangeEvent,
+} from '../../src/client/index.js';
 import { networkErrorFrom } from '../../src/client/error-mapping.js';
 import { envelope, problem, ScriptedServer } from '../helpers/scripted-server.js';
 
@@ -23,7 +29,10 @@ test('the base URL may end in one or more slashes, or carry /api/v1 already; /ap
     assert.equal(await wb.ping(), true);
     await wb.close();
   }
-  assert.deepEqual(srv.requests.map((r) => r.path), Array(5).fill('/api/v1/health'));
+  assert.deepEqual(
+    srv.requests.map((r) => r.path),
+    Array(5).fill('/api/v1/health'),
+  );
 });
 
 test('a server root below a path prefix keeps the prefix', async () => {
@@ -40,7 +49,10 @@ test('connect makes no request; the token goes in a Bearer header on every reque
   srv.on('GET', '/api/v1/rendering/editors', { json: [] });
   await wb.health();
   await wb.editors.list();
-  assert.deepEqual(srv.requests.map((r) => r.headers.authorization), [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+  assert.deepEqual(
+    srv.requests.map((r) => r.headers.authorization),
+    [`Bearer ${TOKEN}`, `Bearer ${TOKEN}`],
+  );
 });
 
 test('without a token no Authorization header is sent', async () => {
@@ -51,11 +63,20 @@ test('without a token no Authorization header is sent', async () => {
 
 test('a token over plain http to a remote host is refused unless allowed explicitly', () => {
   for (const url of ['http://workbench.example.org:8080', 'http://10.0.0.5:8080', 'http://[fe80::1]:8080']) {
-    assert.throws(() => connect({ url, token: TOKEN }), (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INSECURE_TOKEN' && !e.message.includes(TOKEN));
+    assert.throws(
+      () => connect({ url, token: TOKEN }),
+      (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INSECURE_TOKEN' && !e.message.includes(TOKEN),
+    );
     assert.doesNotThrow(() => connect({ url, token: TOKEN, allowInsecureToken: true }));
     assert.doesNotThrow(() => connect({ url }));
   }
-  for (const url of ['https://workbench.example.org', 'http://localhost:8080', 'http://127.0.0.1:8080', 'http://127.5.6.7:8080', 'http://[::1]:8080']) {
+  for (const url of [
+    'https://workbench.example.org',
+    'http://localhost:8080',
+    'http://127.0.0.1:8080',
+    'http://127.5.6.7:8080',
+    'http://[::1]:8080',
+  ]) {
     assert.doesNotThrow(() => connect({ url, token: TOKEN }), url);
   }
 });
@@ -69,14 +90,26 @@ test('the token never appears in inspect, toString, JSON or error messages', asy
   const err = await wb.fileAccess().catch((e: unknown) => e);
   assert.ok(err instanceof WorkbenchApiError);
   assert.ok(!inspect(err, { depth: 10 }).includes(TOKEN));
-  const refused = await connect({ url: 'http://127.0.0.1:1', token: TOKEN }).health().catch((e: unknown) => e);
+  const refused = await connect({ url: 'http://127.0.0.1:1', token: TOKEN })
+    .health()
+    .catch((e: unknown) => e);
   assert.ok(refused instanceof WorkbenchNetworkError);
   assert.ok(!inspect(refused, { depth: 10 }).includes(TOKEN) && !refused.message.includes(TOKEN));
 });
 
 test('bad URLs are refused with INVALID_URL', () => {
-  for (const url of ['localhost:8080', 'ftp://host', 'not a url', 'http://user:pw@localhost:8080', 'http://localhost:8080/?x=1']) {
-    assert.throws(() => connect({ url }), (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INVALID_URL', url);
+  for (const url of [
+    'localhost:8080',
+    'ftp://host',
+    'not a url',
+    'http://user:pw@localhost:8080',
+    'http://localhost:8080/?x=1',
+  ]) {
+    assert.throws(
+      () => connect({ url }),
+      (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INVALID_URL',
+      url,
+    );
   }
 });
 
@@ -87,8 +120,12 @@ test('a server that never answers times out at the configured time, per client a
   assert.ok(err instanceof WorkbenchNetworkError);
   assert.equal(err.code, 'TIMEOUT');
   assert.match(err.message, /200 ms/);
-  const perCall = await connect({ url: srv.url }).health({ timeoutMs: 150 }).catch((e: unknown) => e);
-  assert.ok(perCall instanceof WorkbenchNetworkError && perCall.code === 'TIMEOUT' && perCall.message.includes('150 ms'));
+  const perCall = await connect({ url: srv.url })
+    .health({ timeoutMs: 150 })
+    .catch((e: unknown) => e);
+  assert.ok(
+    perCall instanceof WorkbenchNetworkError && perCall.code === 'TIMEOUT' && perCall.message.includes('150 ms'),
+  );
 });
 
 test('an AbortSignal cancels a call with ABORTED', async () => {
@@ -98,7 +135,9 @@ test('an AbortSignal cancels a call with ABORTED', async () => {
   setTimeout(() => ctl.abort(), 50);
   const err = await pending.catch((e: unknown) => e);
   assert.ok(err instanceof WorkbenchNetworkError && err.code === 'ABORTED');
-  const already = await connect({ url: srv.url }).health({ signal: AbortSignal.abort() }).catch((e: unknown) => e);
+  const already = await connect({ url: srv.url })
+    .health({ signal: AbortSignal.abort() })
+    .catch((e: unknown) => e);
   assert.ok(already instanceof WorkbenchNetworkError && already.code === 'ABORTED');
 });
 
@@ -107,14 +146,18 @@ test('connection refused and a connection reset mid-request get their own codes'
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as { port: number }).port;
   await new Promise<void>((r) => probe.close(() => r()));
-  const refused = await connect({ url: `http://127.0.0.1:${port}` }).health().catch((e: unknown) => e);
+  const refused = await connect({ url: `http://127.0.0.1:${port}` })
+    .health()
+    .catch((e: unknown) => e);
   assert.ok(refused instanceof WorkbenchNetworkError);
   assert.equal(refused.code, 'CONNECTION_REFUSED');
   assert.equal(refused.method, 'GET');
   assert.equal(refused.idempotent, true);
 
   srv.on('POST', '/api/v1/rendering/update', 'reset');
-  const reset = await connect({ url: srv.url }).rendering.update().catch((e: unknown) => e);
+  const reset = await connect({ url: srv.url })
+    .rendering.update()
+    .catch((e: unknown) => e);
   assert.ok(reset instanceof WorkbenchNetworkError);
   assert.equal(reset.code, 'CONNECTION_RESET');
   assert.equal(reset.idempotent, false);
@@ -127,8 +170,14 @@ test('DNS, TLS and unknown socket failures map by error code, never by message',
   assert.equal(code(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere'), { code: 'ENOTFOUND' })), 'DNS_FAILURE');
   assert.equal(code(Object.assign(new Error('x'), { code: 'EAI_AGAIN' })), 'DNS_FAILURE');
   assert.equal(code(Object.assign(new Error('x'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' })), 'TLS_FAILURE');
-  assert.equal(code(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })], 'all failed')), 'CONNECTION_REFUSED');
-  assert.equal(code(Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })), 'CONNECTION_RESET');
+  assert.equal(
+    code(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })], 'all failed')),
+    'CONNECTION_REFUSED',
+  );
+  assert.equal(
+    code(Object.assign(new Error('wrapped'), { cause: Object.assign(new Error('x'), { code: 'ECONNRESET' }) })),
+    'CONNECTION_RESET',
+  );
   assert.equal(code(new Error('ECONNREFUSED in the text only')), 'NETWORK_ERROR');
 });
 
@@ -136,12 +185,19 @@ test('onExchange sees method, path, query, status, duration and the error, never
   const events: ExchangeEvent[] = [];
   const wb = connect({ url: srv.url, token: TOKEN, onExchange: (e) => events.push(e) });
   srv.on('GET', '/api/v1/health', envelope({ status: 'healthy' }));
-  srv.on('DELETE', '/api/v1/datastorage/nodes/n1', problem(409, 'NODE_HAS_CHILDREN', 'Node has 2 children.', { children_count: 2 }));
+  srv.on(
+    'DELETE',
+    '/api/v1/datastorage/nodes/n1',
+    problem(409, 'NODE_HAS_CHILDREN', 'Node has 2 children.', { children_count: 2 }),
+  );
   await wb.health();
   await wb.nodes.remove('n1').catch(() => undefined);
   assert.equal(events.length, 2);
   const [ok, failed] = events;
-  assert.deepEqual({ ...ok, durationMs: 0 }, { method: 'GET', path: '/api/v1/health', query: '', status: 200, durationMs: 0, error: null });
+  assert.deepEqual(
+    { ...ok, durationMs: 0 },
+    { method: 'GET', path: '/api/v1/health', query: '', status: 200, durationMs: 0, error: null },
+  );
   assert.ok((ok?.durationMs ?? -1) >= 0);
   assert.equal(failed?.status, 409);
   assert.ok(failed?.error instanceof WorkbenchApiError && failed.error.code === 'NODE_HAS_CHILDREN');
@@ -151,10 +207,18 @@ test('onExchange sees method, path, query, status, duration and the error, never
 
 test('a throwing onExchange observer does not change the result', async () => {
   srv.on('GET', '/api/v1/health', envelope({ status: 'healthy' }));
-  const wb = connect({ url: srv.url, onExchange: () => { throw new Error('observer bug'); } });
+  const wb = connect({
+    url: srv.url,
+    onExchange: () => {
+      throw new Error('observer bug');
+    },
+  });
   assert.equal((await wb.health()).status, 'healthy');
 });
 
 test('timeouts must be positive', () => {
-  assert.throws(() => connect({ url: srv.url, timeoutMs: 0 }), (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INVALID_ARGUMENT');
+  assert.throws(
+    () => connect({ url: srv.url, timeoutMs: 0 }),
+    (e: unknown) => e instanceof WorkbenchUsageError && e.code === 'INVALID_ARGUMENT',
+  );
 });

@@ -7,11 +7,25 @@ import type { RgbaImage } from '../../src/image/rgba.js';
 import { card, copy, image, png, pngjsPixels, setPixel } from './images.js';
 
 /** pixelmatch over the whole image, the reference for every count. */
-function reference(expected: RgbaImage, actual: RgbaImage, options: { threshold?: number; includeAA?: boolean } = {}): number {
-  return pixelmatch(expected.data, actual.data, undefined, expected.width, expected.height, { threshold: 0.1, ...options });
+function reference(
+  expected: RgbaImage,
+  actual: RgbaImage,
+  options: { threshold?: number; includeAA?: boolean } = {},
+): number {
+  return pixelmatch(expected.data, actual.data, undefined, expected.width, expected.height, {
+    threshold: 0.1,
+    ...options,
+  });
 }
 
-function fillRect(img: RgbaImage, x0: number, y0: number, w: number, h: number, colour: [number, number, number]): void {
+function fillRect(
+  img: RgbaImage,
+  x0: number,
+  y0: number,
+  w: number,
+  h: number,
+  colour: [number, number, number],
+): void {
   for (let y = y0; y < y0 + h; y++) for (let x = x0; x < x0 + w; x++) setPixel(img, x, y, colour);
 }
 
@@ -21,7 +35,8 @@ fillRect(changed, 20, 30, 10, 10, [255, 0, 255]);
 
 function redPixels(diff: RgbaImage): number {
   let n = 0;
-  for (let i = 0; i < diff.data.length; i += 4) if (diff.data[i] === 255 && diff.data[i + 1] === 0 && diff.data[i + 2] === 0) n++;
+  for (let i = 0; i < diff.data.length; i += 4)
+    if (diff.data[i] === 255 && diff.data[i + 1] === 0 && diff.data[i + 2] === 0) n++;
   return n;
 }
 
@@ -61,7 +76,10 @@ test('a changed block fails with no tolerance and states the numbers', async () 
   assert.equal(r.totalPixels, 4096);
   assert.equal(r.diffRatio, 100 / 4096);
   assert.deepEqual(r.tolerance, { threshold: 0.1 });
-  assert.equal(r.message, '100 pixels differ (2.441%), allowed 0 pixels (no max_diff_pixels or max_diff_ratio set), threshold 0.1');
+  assert.equal(
+    r.message,
+    '100 pixels differ (2.441%), allowed 0 pixels (no max_diff_pixels or max_diff_ratio set), threshold 0.1',
+  );
 });
 
 test('max_diff_pixels and max_diff_ratio decide at their limits', async () => {
@@ -76,7 +94,10 @@ test('max_diff_pixels and max_diff_ratio decide at their limits', async () => {
   assert.equal(ratioFail.message, '100 pixels differ (2.441%), allowed 2.000% (max_diff_ratio), threshold 0.1');
   // Both limits must hold.
   assert.equal((await compareImages(a, e, { maxDiffPixels: 1000, maxDiffRatio: 0.01 })).pass, false);
-  assert.match((await compareImages(a, e, { maxDiffPixels: 1000, maxDiffRatio: 0.5 })).message, /allowed 1000 pixels \(max_diff_pixels\) and 50\.000% \(max_diff_ratio\)/);
+  assert.match(
+    (await compareImages(a, e, { maxDiffPixels: 1000, maxDiffRatio: 0.5 })).message,
+    /allowed 1000 pixels \(max_diff_pixels\) and 50\.000% \(max_diff_ratio\)/,
+  );
 });
 
 test('a size mismatch is a failed result with both sizes and a diff, never a throw', async () => {
@@ -100,7 +121,12 @@ test('masked pixels are not judged and not counted', async () => {
   assert.equal(r.kind, 'within-tolerance');
   assert.equal(r.diffPixels, 0);
   assert.equal(r.totalPixels, 4096 - 14 * 14);
-  const partly = await compareImages(png(changed), png(base), { masks: [{ x: 20, y: 30, width: 5, height: 10 }, { x: 60, y: 60, width: 50, height: 50 }] });
+  const partly = await compareImages(png(changed), png(base), {
+    masks: [
+      { x: 20, y: 30, width: 5, height: 10 },
+      { x: 60, y: 60, width: 50, height: 50 },
+    ],
+  });
   assert.equal(partly.diffPixels, 50);
   assert.equal(partly.totalPixels, 4096 - 50 - 16);
 });
@@ -122,7 +148,10 @@ test('regions judge their pixels by their own tolerance, the rest by the global 
   const r2 = await compareImages(png(both), png(base), { regions: [region] });
   assert.equal(r2.pass, false);
   assert.equal(r2.outside!.diffPixels, 4);
-  assert.equal(r2.message, 'outside regions: 4 pixels differ (0.108%), allowed 0 pixels (no max_diff_pixels or max_diff_ratio set), threshold 0.1');
+  assert.equal(
+    r2.message,
+    'outside regions: 4 pixels differ (0.108%), allowed 0 pixels (no max_diff_pixels or max_diff_ratio set), threshold 0.1',
+  );
 
   // A region that allows too little fails on its own numbers.
   const r3 = await compareImages(png(changed), png(base), { regions: [{ ...region, maxDiffPixels: 10 }] });
@@ -142,7 +171,10 @@ test('a region threshold changes which pixels count inside it only', async () =>
   const strict = reference(base, faint, { threshold: 0.05 });
   const loose = reference(base, faint, { threshold: 0.5 });
   assert.ok(strict > 0 && loose === 0, `fixture: ${strict} / ${loose}`);
-  const r = await compareImages(png(faint), png(base), { threshold: 0.05, regions: [{ x: 32, y: 32, width: 32, height: 32, threshold: 0.5 }] });
+  const r = await compareImages(png(faint), png(base), {
+    threshold: 0.05,
+    regions: [{ x: 32, y: 32, width: 32, height: 32, threshold: 0.5 }],
+  });
   assert.equal(r.regions[0]!.diffPixels, 0);
   assert.equal(r.outside!.diffPixels, strict / 2);
   assert.equal(r.regions[0]!.tolerance.threshold, 0.5);
@@ -150,7 +182,11 @@ test('a region threshold changes which pixels count inside it only', async () =>
 
 test('threshold follows pixelmatch: a faint change counts only below its colour distance', async () => {
   const faint = copy(base);
-  setPixel(faint, 10, 10, [base.data[(10 * 64 + 10) * 4]! ^ 8, base.data[(10 * 64 + 10) * 4 + 1]!, base.data[(10 * 64 + 10) * 4 + 2]!]);
+  setPixel(faint, 10, 10, [
+    base.data[(10 * 64 + 10) * 4]! ^ 8,
+    base.data[(10 * 64 + 10) * 4 + 1]!,
+    base.data[(10 * 64 + 10) * 4 + 2]!,
+  ]);
   for (const threshold of [0, 0.01, 0.1, 0.3]) {
     const r = await compareImages(png(faint), png(base), { threshold });
     assert.equal(r.diffPixels, reference(base, faint, { threshold }), `threshold ${threshold}`);
@@ -161,10 +197,11 @@ test('threshold follows pixelmatch: a faint change counts only below its colour 
 
 test('anti-aliased edges are excused by default and counted with includeAA', async () => {
   // A smooth disk drawn with coverage-based anti-aliasing, then moved by one pixel.
-  const disk = (cx: number) => image(48, 48, (x, y) => {
-    const cover = Math.min(1, Math.max(0, 12 - Math.hypot(x - cx, y - 24) + 0.5));
-    return [40 + 200 * cover, 40 + 150 * cover, 40];
-  });
+  const disk = (cx: number) =>
+    image(48, 48, (x, y) => {
+      const cover = Math.min(1, Math.max(0, 12 - Math.hypot(x - cx, y - 24) + 0.5));
+      return [40 + 200 * cover, 40 + 150 * cover, 40];
+    });
   const e = disk(24);
   const a = disk(24.4);
   const excused = await compareImages(png(a), png(e));
@@ -174,13 +211,13 @@ test('anti-aliased edges are excused by default and counted with includeAA', asy
   assert.ok(counted.diffPixels > excused.diffPixels, `${counted.diffPixels} > ${excused.diffPixels}`);
 });
 
-test('judging only the rows that differ gives pixelmatch\'s count on the whole image', async () => {
+test("judging only the rows that differ gives pixelmatch's count on the whole image", async () => {
   // Scattered changes, near edges and in clusters, on a textured card; with and without AA detection.
   for (let seed = 1; seed <= 6; seed++) {
     const e = card(70, 53, seed);
     const a = copy(e);
     let s = seed * 7777;
-    const rnd = (n: number) => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n);
+    const rnd = (n: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
     for (let k = 0; k < 3 + seed * 4; k++) {
       const x = rnd(70);
       const y = rnd(53);
@@ -192,16 +229,21 @@ test('judging only the rows that differ gives pixelmatch\'s count on the whole i
     }
   }
   // A one-pixel shift of textured content with sharp and smooth edges: most pixels differ a little.
-  const scene = (dx: number) => image(90, 70, (x, y) => {
-    const grain = (Math.imul((x - dx) * 7919 + y * 104729, 2654435761) >>> 24) & 31;
-    const cover = Math.min(1, Math.max(0, 15 - Math.hypot(x - dx - 40, y - 30) + 0.5));
-    const line = x - dx === 60 ? 200 : 0;
-    return [60 + grain + 150 * cover, 40 + (y * 2) + line, 90 + grain / 2 + line];
-  });
+  const scene = (dx: number) =>
+    image(90, 70, (x, y) => {
+      const grain = (Math.imul((x - dx) * 7919 + y * 104729, 2654435761) >>> 24) & 31;
+      const cover = Math.min(1, Math.max(0, 15 - Math.hypot(x - dx - 40, y - 30) + 0.5));
+      const line = x - dx === 60 ? 200 : 0;
+      return [60 + grain + 150 * cover, 40 + y * 2 + line, 90 + grain / 2 + line];
+    });
   for (const threshold of [0, 0.05, 0.1, 0.2]) {
     for (const includeAA of [false, true]) {
       const r = await compareImages(scene(1), scene(0), { threshold, includeAA, diff: 'none' });
-      assert.equal(r.diffPixels, reference(scene(0), scene(1), { threshold, includeAA }), `shift, threshold ${threshold} includeAA ${includeAA}`);
+      assert.equal(
+        r.diffPixels,
+        reference(scene(0), scene(1), { threshold, includeAA }),
+        `shift, threshold ${threshold} includeAA ${includeAA}`,
+      );
     }
   }
   // Translucent pixels take the whole-image path; the count is the same.
@@ -230,14 +272,32 @@ test('decoded images are accepted, also at an odd offset, and checked', async ()
   const odd = { width: 64, height: 64, data: buffer.subarray(1) };
   const r = await compareImages(odd, png(base));
   assert.equal(r.diffPixels, 100);
-  await assert.rejects(compareImages({ width: 64, height: 64, data: new Uint8Array(10) }, base), (error: unknown) =>
-    error instanceof CompareError && error.code === 'BAD_IMAGE' && /actual image is 64x64/.test(error.message));
+  await assert.rejects(
+    compareImages({ width: 64, height: 64, data: new Uint8Array(10) }, base),
+    (error: unknown) =>
+      error instanceof CompareError && error.code === 'BAD_IMAGE' && /actual image is 64x64/.test(error.message),
+  );
 });
 
 test('unreadable input and invalid options are typed errors', async () => {
-  await assert.rejects(compareImages(png(base).subarray(0, 50), png(base)), (error: unknown) =>
-    error instanceof CompareError && error.code === 'BAD_PNG' && /^the actual image is not a valid PNG/.test(error.message));
-  for (const options of [{ threshold: 2 }, { maxDiffRatio: -0.1 }, { maxDiffPixels: 1.5 }, { masks: [{ x: 0, y: 0, width: 0, height: 3 }] }, { regions: [{ x: -1, y: 0, width: 2, height: 2 }] }]) {
-    await assert.rejects(compareImages(png(changed), png(base), options), (error: unknown) => error instanceof CompareError && error.code === 'BAD_OPTIONS', JSON.stringify(options));
+  await assert.rejects(
+    compareImages(png(base).subarray(0, 50), png(base)),
+    (error: unknown) =>
+      error instanceof CompareError &&
+      error.code === 'BAD_PNG' &&
+      /^the actual image is not a valid PNG/.test(error.message),
+  );
+  for (const options of [
+    { threshold: 2 },
+    { maxDiffRatio: -0.1 },
+    { maxDiffPixels: 1.5 },
+    { masks: [{ x: 0, y: 0, width: 0, height: 3 }] },
+    { regions: [{ x: -1, y: 0, width: 2, height: 2 }] },
+  ]) {
+    await assert.rejects(
+      compareImages(png(changed), png(base), options),
+      (error: unknown) => error instanceof CompareError && error.code === 'BAD_OPTIONS',
+      JSON.stringify(options),
+    );
   }
 });

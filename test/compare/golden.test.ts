@@ -36,14 +36,28 @@ async function run(setup: Setup) {
       await mkdir(join(dir, 'goldens', 'sub'), { recursive: true });
       await writeFile(goldenPath, setup.golden);
     }
-    const outcome = await checkGolden({ actualPng: setup.actual, goldenPath, outputDir, name: 'case-1-axial', update: setup.update, ci: setup.ci });
+    const outcome = await checkGolden({
+      actualPng: setup.actual,
+      goldenPath,
+      outputDir,
+      name: 'case-1-axial',
+      update: setup.update,
+      ci: setup.ci,
+    });
     let golden: Buffer | undefined;
     try {
       golden = await readFile(goldenPath);
     } catch {
       golden = undefined;
     }
-    return { outcome, golden, outFiles: await files(outputDir), goldenDirFiles: await files(join(dir, 'goldens', 'sub')), outputDir, goldenPath };
+    return {
+      outcome,
+      golden,
+      outFiles: await files(outputDir),
+      goldenDirFiles: await files(join(dir, 'goldens', 'sub')),
+      outputDir,
+      goldenPath,
+    };
   });
 }
 
@@ -116,7 +130,15 @@ test('the artefacts are the golden, the capture and a diff of the same size', as
   await withTempDir(async (dir) => {
     const goldenPath = join(dir, 'g.png');
     await writeFile(goldenPath, basePng);
-    const outcome = await checkGolden({ actualPng: changedPng, goldenPath, outputDir: join(dir, 'deep', 'out'), name: 'n', update: 'none', ci: true, options: { maxDiffPixels: 3 } });
+    const outcome = await checkGolden({
+      actualPng: changedPng,
+      goldenPath,
+      outputDir: join(dir, 'deep', 'out'),
+      name: 'n',
+      update: 'none',
+      ci: true,
+      options: { maxDiffPixels: 3 },
+    });
     assert.equal(outcome.status, 'failed');
     assert.deepEqual(await readFile(outcome.artefacts.expected!), Buffer.from(basePng));
     assert.deepEqual(await readFile(outcome.artefacts.actual!), Buffer.from(changedPng));
@@ -128,13 +150,21 @@ test('the artefacts are the golden, the capture and a diff of the same size', as
 });
 
 test('a damaged golden is an error naming it, and is replaced only with all', async () => {
-  await assert.rejects(run({ golden: basePng.subarray(0, 40), actual: basePng, update: 'changed', ci: false }), (error: unknown) =>
-    error instanceof CompareError && error.code === 'BAD_PNG' && /^golden .*axial\.png: the expected image is not a valid PNG/.test(error.message));
+  await assert.rejects(
+    run({ golden: basePng.subarray(0, 40), actual: basePng, update: 'changed', ci: false }),
+    (error: unknown) =>
+      error instanceof CompareError &&
+      error.code === 'BAD_PNG' &&
+      /^golden .*axial\.png: the expected image is not a valid PNG/.test(error.message),
+  );
   const r = await run({ golden: basePng.subarray(0, 40), actual: basePng, update: 'all', ci: true });
   assert.equal(r.outcome.status, 'updated');
   assert.deepEqual(r.golden, Buffer.from(basePng));
 });
 
 test('a damaged capture is an error even when goldens are rewritten', async () => {
-  await assert.rejects(run({ golden: basePng, actual: basePng.subarray(0, 40), update: 'all', ci: false }), /the actual image is not a valid PNG/);
+  await assert.rejects(
+    run({ golden: basePng, actual: basePng.subarray(0, 40), update: 'all', ci: false }),
+    /the actual image is not a valid PNG/,
+  );
 });

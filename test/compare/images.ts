@@ -50,26 +50,53 @@ export function pngjsPixels(bytes: Uint8Array): RgbaImage {
 }
 
 /** A PNG assembled from raw scanline bytes (each row already carries its filter byte). */
-export function rawPng(width: number, height: number, bitDepth: number, colorType: number, scanlines: Uint8Array, extra: Uint8Array[] = [], interlace = 0): Uint8Array {
+export function rawPng(
+  width: number,
+  height: number,
+  bitDepth: number,
+  colorType: number,
+  scanlines: Uint8Array,
+  extra: Uint8Array[] = [],
+  interlace = 0,
+): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
   view.setUint32(0, width);
   view.setUint32(4, height);
   ihdr.set([bitDepth, colorType, 0, 0, interlace], 8);
-  const parts = [PNG_SIGNATURE, makeChunk('IHDR', ihdr), ...extra, makeChunk('IDAT', deflateSync(scanlines)), makeChunk('IEND', new Uint8Array(0))];
+  const parts = [
+    PNG_SIGNATURE,
+    makeChunk('IHDR', ihdr),
+    ...extra,
+    makeChunk('IDAT', deflateSync(scanlines)),
+    makeChunk('IEND', new Uint8Array(0)),
+  ];
   return Uint8Array.from(parts.flatMap((p) => [...p]));
 }
 
 /** Rows of `bytesPerRow` bytes produced by `byte(x, y)`, each preceded by filter 0. */
 export function rows(height: number, bytesPerRow: number, byte: (i: number, y: number) => number): Uint8Array {
   const out = new Uint8Array(height * (bytesPerRow + 1));
-  for (let y = 0; y < height; y++) for (let i = 0; i < bytesPerRow; i++) out[y * (bytesPerRow + 1) + 1 + i] = byte(i, y) & 255;
+  for (let y = 0; y < height; y++)
+    for (let i = 0; i < bytesPerRow; i++) out[y * (bytesPerRow + 1) + 1 + i] = byte(i, y) & 255;
   return out;
 }
 
 /** An Adam7-interlaced 8-bit RGB PNG of the pixels `pixel(x, y)`. */
-export function interlacedRgb(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Uint8Array {
-  const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+export function interlacedRgb(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number],
+): Uint8Array {
+  const passes = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
+  ] as const;
   const bytes: number[] = [];
   for (const [x0, y0, dx, dy] of passes) {
     for (let y = y0; y < height; y += dy) {

@@ -54,5 +54,8 @@ test('an abort stops the wait', async () => {
     if (++n === 3) controller.abort(new Error('stopped by the user'));
     return Uint8Array.of(n);
   };
-  await assert.rejects(captureStable(capture, { timeoutMs: 10_000, intervalMs: 1, signal: controller.signal }), /stopped by the user/);
+  await assert.rejects(
+    captureStable(capture, { timeoutMs: 10_000, intervalMs: 1, signal: controller.signal }),
+    /stopped by the user/,
+  );
 });

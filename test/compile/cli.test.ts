@@ -14,19 +14,33 @@ const main = join(root, 'src', 'cli', 'main.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 let dir = '';
 
-function wbplay(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function wbplay(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd: dir, env: { PATH: process.env.PATH, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, ...args],
+      { cwd: dir, env: { PATH: process.env.PATH, ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wbplay-cli-'));
   await writeFile(join(dir, 'ct.nrrd'), '');
-  await writeFile(join(dir, 'good.yaml'), 'version: 1\nname: Good\nvars:\n  out: shots\nsteps:\n  - load: { file: ct.nrrd, as: ct }\n  - screenshot: { of: stdmulti/axial, save: "${out}/a.png" }\n');
-  await writeFile(join(dir, 'bad.yaml'), 'version: 1\nsteps:\n  - load: { file: ct.nrrd, as: ct }\n  - set: { node: ct, opacity: 7 }\n  - screnshot: { of: app }\n');
+  await writeFile(
+    join(dir, 'good.yaml'),
+    'version: 1\nname: Good\nvars:\n  out: shots\nsteps:\n  - load: { file: ct.nrrd, as: ct }\n  - screenshot: { of: stdmulti/axial, save: "${out}/a.png" }\n',
+  );
+  await writeFile(
+    join(dir, 'bad.yaml'),
+    'version: 1\nsteps:\n  - load: { file: ct.nrrd, as: ct }\n  - set: { node: ct, opacity: 7 }\n  - screnshot: { of: app }\n',
+  );
   await writeFile(join(dir, 'later.yaml'), 'version: 1\nsteps:\n  - load: { file: data/not-yet.nrrd }\n');
 });
 
@@ -39,7 +53,10 @@ test('validate: OK per valid file, every error of every invalid file, exit 2, no
   assert.equal(r.code, 2);
   assert.equal(r.stdout, 'OK good.yaml\n');
   assert.match(r.stderr, /error\[OUT_OF_RANGE\]: `opacity` must be between 0 and 1, not 7\n +--> bad\.yaml:4:31\n/);
-  assert.match(r.stderr, /error\[UNKNOWN_STEP\]: unknown step kind `screnshot`[\s\S]*hint: did you mean `screenshot`\?/);
+  assert.match(
+    r.stderr,
+    /error\[UNKNOWN_STEP\]: unknown step kind `screnshot`[\s\S]*hint: did you mean `screenshot`\?/,
+  );
   assert.match(r.stderr, /\n2 errors\n$/);
   assert.ok(!r.stderr.includes('\u001b['), 'no colour codes');
   assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
@@ -62,9 +79,18 @@ test('plan: numbered steps with file:line and resolved values; --var overrides; 
   assert.match(text.stdout, /Case main \(2 steps\)\n {2}1\. good\.yaml:6 {2}load ct\.nrrd as ct \(auto\)\n/);
   assert.ok(text.stdout.includes(`save=${join(dir, 'figures', 'a.png')}`));
   const json = await wbplay(['plan', 'good.yaml', '--json']);
-  const plan = JSON.parse(json.stdout) as { version: number; cases: { steps: { kind: string; span: { line: number } }[] }[] };
+  const plan = JSON.parse(json.stdout) as {
+    version: number;
+    cases: { steps: { kind: string; span: { line: number } }[] }[];
+  };
   assert.equal(plan.version, 1);
-  assert.deepEqual(plan.cases[0]?.steps.map((s) => [s.kind, s.span.line]), [['load', 6], ['screenshot', 7]]);
+  assert.deepEqual(
+    plan.cases[0]?.steps.map((s) => [s.kind, s.span.line]),
+    [
+      ['load', 6],
+      ['screenshot', 7],
+    ],
+  );
   const bad = await wbplay(['plan', 'bad.yaml']);
   assert.equal(bad.code, 2);
   assert.equal(bad.stdout, '');

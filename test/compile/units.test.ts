@@ -21,8 +21,20 @@ test('edit distance counts a swap of neighbours as one edit; suggestions stay cl
 });
 
 test('window addresses', () => {
-  assert.deepEqual(parseWindowAddress('stdmulti/3d'), { target: 'window', address: 'stdmulti/3d', editor: 'stdmulti', window: '3d', kind: '3d' });
-  assert.deepEqual(parseWindowAddress('mxn/mxn__ct.axial-1'), { target: 'window', address: 'mxn/mxn__ct.axial-1', editor: 'mxn', window: 'mxn__ct.axial-1', kind: '2d' });
+  assert.deepEqual(parseWindowAddress('stdmulti/3d'), {
+    target: 'window',
+    address: 'stdmulti/3d',
+    editor: 'stdmulti',
+    window: '3d',
+    kind: '3d',
+  });
+  assert.deepEqual(parseWindowAddress('mxn/mxn__ct.axial-1'), {
+    target: 'window',
+    address: 'mxn/mxn__ct.axial-1',
+    editor: 'mxn',
+    window: 'mxn__ct.axial-1',
+    kind: '2d',
+  });
   assert.deepEqual(parseWindowAddress('mxn'), { target: 'editor', address: 'mxn', editor: 'mxn' });
   assert.deepEqual(parseWindowAddress('app'), { target: 'app', address: 'app' });
   assert.match((parseWindowAddress('apps') as { hint: string }).hint, /did you mean `app`\?/);
@@ -31,7 +43,14 @@ test('window addresses', () => {
 });
 
 test('templates: whole-value types, defaults, escapes and exact offsets of problems', () => {
-  const scope = { vars: new Map<string, string | number | boolean>([['n', 3], ['out', 'o']]), env: { HOME_X: '/h', EMPTY: '' }, study: { as: 'study', fields: { name: 's1', x: 1.5 } } };
+  const scope = {
+    vars: new Map<string, string | number | boolean>([
+      ['n', 3],
+      ['out', 'o'],
+    ]),
+    env: { HOME_X: '/h', EMPTY: '' },
+    study: { as: 'study', fields: { name: 's1', x: 1.5 } },
+  };
   assert.deepEqual(expand('${n}', scope), { value: 3, problems: [] });
   assert.deepEqual(expand('${study.x}', scope), { value: 1.5, problems: [] });
   assert.deepEqual(expand('a-${n}', scope), { value: 'a-3', problems: [] });
@@ -39,10 +58,13 @@ test('templates: whole-value types, defaults, escapes and exact offsets of probl
   assert.deepEqual(expand('${env.EMPTY:-d} ${env.NONE:-x:y}', scope), { value: 'd x:y', problems: [] });
   assert.deepEqual(expand('$${n} costs $5', scope), { value: '${n} costs $5', problems: [] });
   const bad = expand('ab ${nn} ${study.nme}', scope);
-  assert.deepEqual(bad.problems.map((p) => [p.code, p.offset, p.length, p.hint]), [
-    ['UNKNOWN_VARIABLE', 3, 5, 'did you mean `n`?'],
-    ['UNKNOWN_VARIABLE', 9, 12, 'did you mean `name`?'],
-  ]);
+  assert.deepEqual(
+    bad.problems.map((p) => [p.code, p.offset, p.length, p.hint]),
+    [
+      ['UNKNOWN_VARIABLE', 3, 5, 'did you mean `n`?'],
+      ['UNKNOWN_VARIABLE', 9, 12, 'did you mean `name`?'],
+    ],
+  );
   assert.equal(expand('${env.NONE}', scope).problems[0]?.code, 'UNSET_ENV');
   assert.equal(expand('${a b}', scope).problems[0]?.code, 'BAD_TEMPLATE');
 });
@@ -84,22 +106,51 @@ test('rendering: colour only on a terminal and never with NO_COLOR', () => {
   assert.equal(useColor({ isTTY: true }, {}), true);
   assert.equal(useColor({ isTTY: true }, { NO_COLOR: '1' }), false);
   assert.equal(useColor({ isTTY: false }, {}), false);
-  const d = { code: 'UNKNOWN_STEP' as const, message: 'unknown step kind `x`', hint: 'h', span: { file: 'f.yaml', line: 2, col: 5, endLine: 2, endCol: 6 } };
+  const d = {
+    code: 'UNKNOWN_STEP' as const,
+    message: 'unknown step kind `x`',
+    hint: 'h',
+    span: { file: 'f.yaml', line: 2, col: 5, endLine: 2, endCol: 6 },
+  };
   const source = (): string => 'version: 1\n  - x: 1\n';
   assert.ok(renderDiagnostic(d, { source, color: true }).includes('\u001b[1;31m'));
-  assert.equal(renderDiagnostic(d, { source, color: false }), 'error[UNKNOWN_STEP]: unknown step kind `x`\n --> f.yaml:2:5\n  |\n2 |   - x: 1\n  |     ^\n  = hint: h');
+  assert.equal(
+    renderDiagnostic(d, { source, color: false }),
+    'error[UNKNOWN_STEP]: unknown step kind `x`\n --> f.yaml:2:5\n  |\n2 |   - x: 1\n  |     ^\n  = hint: h',
+  );
 });
 
 test('layout documents: version 2.0 only, because every workbench generation accepts it', async () => {
   // Open question in the references: newer workbenches also take "3.0" (more link kinds), older
   // ones only "2.0". Playbooks are held to "2.0" so the same playbook runs on both.
   const { checkLayoutDocument } = await import('../../src/steps/layout-document.js');
-  const cell = (id: string, group = 'main'): object => ({ type: 'window', id, view_direction: 'axial', links: { selection: group } });
-  const doc = (version: string, children: object[], extra: object = {}): object => ({ version, ...extra, root: { type: 'split', orientation: 'horizontal', children } });
-  assert.deepEqual(checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__b')])), { problems: [], cells: ['mxn__a', 'mxn__b'] });
+  const cell = (id: string, group = 'main'): object => ({
+    type: 'window',
+    id,
+    view_direction: 'axial',
+    links: { selection: group },
+  });
+  const doc = (version: string, children: object[], extra: object = {}): object => ({
+    version,
+    ...extra,
+    root: { type: 'split', orientation: 'horizontal', children },
+  });
+  assert.deepEqual(checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__b')])), {
+    problems: [],
+    cells: ['mxn__a', 'mxn__b'],
+  });
   assert.match(checkLayoutDocument(doc('3.0', [cell('mxn__a')])).problems[0]?.message ?? '', /`version` must be "2.0"/);
-  assert.match(checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__a')])).problems[0]?.message ?? '', /duplicate cell id `mxn__a`/);
+  assert.match(
+    checkLayoutDocument(doc('2.0', [cell('mxn__a'), cell('mxn__a')])).problems[0]?.message ?? '',
+    /duplicate cell id `mxn__a`/,
+  );
   const undeclared = checkLayoutDocument(doc('2.0', [cell('mxn__a', 'ct')], { groups: { mr: { select_all: true } } }));
-  assert.deepEqual(undeclared.problems.map((p) => p.path), [['root', 'children', 0, 'links', 'selection']]);
-  assert.match(checkLayoutDocument(doc('2.0', [cell('widget0')])).problems[0]?.message ?? '', /`id` `widget0` is not well formed/);
+  assert.deepEqual(
+    undeclared.problems.map((p) => p.path),
+    [['root', 'children', 0, 'links', 'selection']],
+  );
+  assert.match(
+    checkLayoutDocument(doc('2.0', [cell('widget0')])).problems[0]?.message ?? '',
+    /`id` `widget0` is not well formed/,
+  );
 });

@@ -22,7 +22,10 @@ before(async () => {
   await cp(join(root, 'playbooks'), join(dir, 'playbooks'), { recursive: true });
   await cp(join(root, 'schemas'), join(dir, 'schemas'), { recursive: true });
   // What the README's first command (npm run quickstart) leaves, which later commands read.
-  for (const args of [['demo-data', 'wbplay-out/demo'], ['run', 'playbooks/quickstart.yaml', '--out', 'wbplay-out/quickstart']]) {
+  for (const args of [
+    ['demo-data', 'wbplay-out/demo'],
+    ['run', 'playbooks/quickstart.yaml', '--out', 'wbplay-out/quickstart'],
+  ]) {
     const result = await wbplay(args, dir);
     assert.equal(result.code, 0, `${args.join(' ')}\n${result.stderr}`);
   }
@@ -37,7 +40,10 @@ after(async () => {
 async function readmeCommands(): Promise<string[]> {
   const text = await readFile(join(root, 'README.md'), 'utf8');
   const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => b.split('\n')).map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return blocks
+    .flatMap((b) => b.split('\n'))
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
 }
 
 /** `[ENV=value ...] npx wbplay args...` as argv, with quotes as a shell reads them. */
@@ -87,17 +93,25 @@ async function whileServing(command: string, ask: (url: string) => Promise<void>
 const serves = (command: string): Promise<void> =>
   whileServing(command, async (url) => {
     const health = await fetch(`${url}/api/v1/health`);
-    assert.ok(health.status === 200 || health.status === 503 || health.status === 429, `${command}: /health answered ${health.status}`);
+    assert.ok(
+      health.status === 200 || health.status === 503 || health.status === 429,
+      `${command}: /health answered ${health.status}`,
+    );
   });
 
 runners.set('npx wbplay demo-data data/cohort --cohort 24', runs);
-runners.set('WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --workers 2 --out out/cohort', async (command) => {
-  await runs(command);
-  // The cohort's paths were read from the working folder, and its figures landed under --out.
-  await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
-});
+runners.set(
+  'WBPLAY_COHORT=data/cohort npx wbplay run playbooks/cohort.yaml --workers 2 --out out/cohort',
+  async (command) => {
+    await runs(command);
+    // The cohort's paths were read from the working folder, and its figures landed under --out.
+    await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
+  },
+);
 runners.set('npx wbplay show-report wbplay-out/quickstart', (command) =>
-  whileServing(command, async (url) => assert.match(await (await fetch(`${url}/`)).text(), /<title>wbplay report: passed/)),
+  whileServing(command, async (url) =>
+    assert.match(await (await fetch(`${url}/`)).text(), /<title>wbplay report: passed/),
+  ),
 );
 runners.set('npx wbplay accept wbplay-out/quickstart --grep axial', runs);
 runners.set('npx wbplay demo-data data/demo', runs);
@@ -117,12 +131,28 @@ runners.set('npm install --save-dev --save-exact wbplay', async () => {
   const pkgDir = join(project, 'node_modules', 'wbplay');
   await mkdir(pkgDir, { recursive: true });
   await writeFile(join(project, 'package.json'), '{ "name": "my-project", "private": true }\n');
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { files: { path: string }[] }[];
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { files: { path: string }[] }[];
   for (const { path } of packed[0]!.files.filter((f) => !f.path.startsWith('dist/'))) {
     await mkdir(dirname(join(pkgDir, path)), { recursive: true });
     await cp(join(root, path), join(pkgDir, path));
   }
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkgDir, 'dist')], { cwd: root });
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      join(root, 'tsconfig.build.json'),
+      '--outDir',
+      join(pkgDir, 'dist'),
+    ],
+    { cwd: root },
+  );
   await symlink(join(root, 'node_modules'), join(pkgDir, 'node_modules'));
   await mkdir(join(project, 'node_modules', '.bin'));
   await chmod(join(pkgDir, 'dist', 'cli', 'main.js'), 0o755);
@@ -133,10 +163,15 @@ runners.set('npm install --save-dev --save-exact wbplay', async () => {
 function npx(command: string, env: Record<string, string> = {}): Promise<void> {
   const { env: own, args } = parse(command);
   return new Promise((resolve, reject) => {
-    execFile('npx', ['--no-install', 'wbplay', ...args], { cwd: project, env: { PATH: process.env.PATH, HOME: project, ...own, ...env } }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${command}\n${stdout}\n${stderr}`));
-      else resolve();
-    });
+    execFile(
+      'npx',
+      ['--no-install', 'wbplay', ...args],
+      { cwd: project, env: { PATH: process.env.PATH, HOME: project, ...own, ...env } },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${command}\n${stdout}\n${stderr}`));
+        else resolve();
+      },
+    );
   });
 }
 
@@ -150,12 +185,18 @@ runners.set('npx wbplay run playbooks', async (c) => {
 runners.set('WORKBENCH_URL=http://localhost:8080 WORKBENCH_TOKEN=s3cret npx wbplay run playbooks', async (c) => {
   workbench = await startTestWorkbench({ token: 's3cret' });
   await npx(c, { WORKBENCH_URL: workbench.url });
-  await assert.rejects(npx(c, { WORKBENCH_URL: workbench.url, WORKBENCH_TOKEN: 'wrong' }), /came from the environment variable WORKBENCH_TOKEN/);
+  await assert.rejects(
+    npx(c, { WORKBENCH_URL: workbench.url, WORKBENCH_TOKEN: 'wrong' }),
+    /came from the environment variable WORKBENCH_TOKEN/,
+  );
 });
 /** The README's configuration, with the stand-in workbench's URL for port 8080's. */
 runners.set('npx wbplay run playbooks --project mitk-2024', async (c) => {
   const text = await readFile(join(root, 'README.md'), 'utf8');
-  const config = /```yaml\n(# yaml-language-server: \$schema=node_modules\/wbplay\/schemas\/config\.schema\.json\n[\s\S]*?)```/.exec(text)?.[1];
+  const config =
+    /```yaml\n(# yaml-language-server: \$schema=node_modules\/wbplay\/schemas\/config\.schema\.json\n[\s\S]*?)```/.exec(
+      text,
+    )?.[1];
   assert.ok(config, 'the README shows a configuration');
   await writeFile(join(project, 'wbplay.config.yaml'), config.replace('http://localhost:8080', workbench!.url));
   await npx(c, { WORKBENCH_TOKEN: 's3cret' });
@@ -170,7 +211,7 @@ test('every shell command in the README has a runner here', async () => {
   assert.deepEqual(missing, [], 'README commands that no test runs');
 });
 
-test('the README\'s commands run as written, in the order shown', async () => {
+test("the README's commands run as written, in the order shown", async () => {
   for (const command of await readmeCommands()) {
     const runner = runners.get(command);
     if (runner) await runner(command);

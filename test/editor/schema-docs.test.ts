@@ -16,7 +16,8 @@ function undocumented(schema: unknown): string[] {
         for (const [name, prop] of Object.entries(value)) {
           if (prop === false) continue;
           const p = prop as { title?: unknown; description?: unknown };
-          if (typeof p.title !== 'string' || typeof p.description !== 'string' || p.description === '') missing.push(`${path}/properties/${name}`);
+          if (typeof p.title !== 'string' || typeof p.description !== 'string' || p.description === '')
+            missing.push(`${path}/properties/${name}`);
         }
       }
       walk(value, `${path}/${key}`);
@@ -34,7 +35,9 @@ for (const name of ['playbook.schema.json', 'config.schema.json']) {
 }
 
 test('every step kind of the playbook schema is an alternative with a title and a description', () => {
-  const schema = JSON.parse(readFileSync(new URL('../../schemas/playbook.schema.json', import.meta.url), 'utf8')) as { properties: { steps: { items: { anyOf: { title?: string; description?: string }[] } } } };
+  const schema = JSON.parse(readFileSync(new URL('../../schemas/playbook.schema.json', import.meta.url), 'utf8')) as {
+    properties: { steps: { items: { anyOf: { title?: string; description?: string }[] } } };
+  };
   for (const alternative of schema.properties.steps.items.anyOf) {
     assert.ok(alternative.title && alternative.description, JSON.stringify(alternative).slice(0, 80));
   }

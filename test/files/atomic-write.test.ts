@@ -50,7 +50,14 @@ test('a failure between write and rename keeps the old file whole and removes th
 test('a failure before anything exists leaves no target and no temporary file', async () => {
   await withDir(async (dir) => {
     const target = join(dir, 'new.png');
-    await assert.rejects(writeFileAtomic(target, 'x', { beforeRename: () => { throw new Error('stop'); } }), /stop/);
+    await assert.rejects(
+      writeFileAtomic(target, 'x', {
+        beforeRename: () => {
+          throw new Error('stop');
+        },
+      }),
+      /stop/,
+    );
     assert.deepEqual(await readdir(dir), []);
   });
 });

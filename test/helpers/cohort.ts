@@ -93,26 +93,47 @@ function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 /** `wbplay <args>` as a user runs it, in `cwd`. */
 export function wbplay(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', tsx, main, ...args], { cwd, env: childEnv(env), maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const e = err as (Error & { code?: number | string; signal?: NodeJS.Signals | null }) | null;
-      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, signal: e?.signal ?? null, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--import', tsx, main, ...args],
+      { cwd, env: childEnv(env), maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const e = err as (Error & { code?: number | string; signal?: NodeJS.Signals | null }) | null;
+        resolve({
+          code: e ? (typeof e.code === 'number' ? e.code : null) : 0,
+          signal: e?.signal ?? null,
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 
 /** `wbplay <args>` started in the background, for tests that kill it. */
 export function spawnWbplay(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', tsx, main, ...args], { cwd, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, ['--import', tsx, main, ...args], {
+    cwd,
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /** The decoded pixels of a PNG file, as one buffer (RGBA rows) plus its size. */
 export async function pixels(path: string): Promise<{ width: number; height: number; data: Buffer }> {
   const image = await decodePng(await readFile(path), path);
-  return { width: image.width, height: image.height, data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength) };
+  return {
+    width: image.width,
+    height: image.height,
+    data: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+  };
 }
 
 /** How many pixels differ between two images of the same size (all of them when sizes differ). */
-export function differingPixels(a: { width: number; height: number; data: Buffer }, b: { width: number; height: number; data: Buffer }): number {
+export function differingPixels(
+  a: { width: number; height: number; data: Buffer },
+  b: { width: number; height: number; data: Buffer },
+): number {
   if (a.width !== b.width || a.height !== b.height) return Math.max(a.width * a.height, b.width * b.height);
   let n = 0;
   for (let i = 0; i < a.data.length; i += 4) {

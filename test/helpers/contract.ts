@@ -28,7 +28,9 @@ function wire(): NonNullable<typeof loaded> {
   return loaded;
 }
 
-const templates = (): string[] => [...new Set(Object.keys(wire().doc.operations).map((op) => op.slice(op.indexOf(' ') + 1)))];
+const templates = (): string[] => [
+  ...new Set(Object.keys(wire().doc.operations).map((op) => op.slice(op.indexOf(' ') + 1))),
+];
 
 /** The path template for a concrete path, e.g. `/api/v1/datastorage/nodes/node_1` → `/datastorage/nodes/{uid}`. */
 export function templateOf(path: string): string | undefined {
@@ -53,18 +55,28 @@ export function contractErrors(method: string, path: string, status: number, bod
   const operation = `${method.toUpperCase()} ${template}`;
   const answers = w.doc.operations[operation];
   if (!answers) throw new Error(`the wire schema has no ${operation}`);
-  if (!(String(status) in answers)) throw new Error(`the wire schema lists no ${status} for ${operation} (it lists ${Object.keys(answers).join(', ')})`);
+  if (!(String(status) in answers))
+    throw new Error(
+      `the wire schema lists no ${status} for ${operation} (it lists ${Object.keys(answers).join(', ')})`,
+    );
   const key = pointer('operations', operation, String(status));
   let validate = w.cache.get(key);
   if (!validate) {
     validate = w.ajv.compile({ $ref: `wire#/${key}` });
     w.cache.set(key, validate);
   }
-  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return validate(body)
+    ? []
+    : (validate.errors ?? []).map(
+        (e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+      );
 }
 
 /** Throws with every problem when `body` does not conform. */
 export function assertContract(method: string, path: string, status: number, body: unknown): void {
   const errors = contractErrors(method, path, status, body);
-  if (errors.length > 0) throw new Error(`${method} ${path} ${status} does not match the wire schema:\n  ${errors.join('\n  ')}\n${JSON.stringify(body).slice(0, 600)}`);
+  if (errors.length > 0)
+    throw new Error(
+      `${method} ${path} ${status} does not match the wire schema:\n  ${errors.join('\n  ')}\n${JSON.stringify(body).slice(0, 600)}`,
+    );
 }

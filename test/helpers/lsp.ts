@@ -17,7 +17,9 @@ export class LspClient {
 
   constructor() {
     const pkg = createRequire(import.meta.url).resolve('yaml-language-server/package.json');
-    this.child = spawn(process.execPath, [join(dirname(pkg), 'bin', 'yaml-language-server'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [join(dirname(pkg), 'bin', 'yaml-language-server'), '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
     this.child.stderr!.resume();
   }
@@ -25,7 +27,9 @@ export class LspClient {
   request<T>(method: string, params: unknown): Promise<T> {
     const id = this.nextId++;
     this.send({ jsonrpc: '2.0', id, method, params });
-    return new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+    return new Promise<T>((resolve, reject) =>
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject }),
+    );
   }
 
   notify(method: string, params: unknown): void {
@@ -69,13 +73,25 @@ export class LspClient {
       if (end < 0) return;
       const length = Number(/Content-Length: (\d+)/i.exec(this.buffer.subarray(0, end).toString('ascii'))?.[1]);
       if (this.buffer.length < end + 4 + length) return;
-      const message = JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString('utf8')) as { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } };
+      const message = JSON.parse(this.buffer.subarray(end + 4, end + 4 + length).toString('utf8')) as {
+        id?: number;
+        method?: string;
+        params?: unknown;
+        result?: unknown;
+        error?: { message: string };
+      };
       this.buffer = this.buffer.subarray(end + 4 + length);
       this.dispatch(message);
     }
   }
 
-  private dispatch(m: { id?: number; method?: string; params?: unknown; result?: unknown; error?: { message: string } }): void {
+  private dispatch(m: {
+    id?: number;
+    method?: string;
+    params?: unknown;
+    result?: unknown;
+    error?: { message: string };
+  }): void {
     if (m.method !== undefined && m.id !== undefined) {
       // A request from the server: settings when it asks for them, nothing otherwise.
       const items = (m.params as { items?: unknown[] } | undefined)?.items ?? [];

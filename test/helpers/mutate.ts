@@ -1,14 +1,57 @@
 import fc from 'fast-check';
 
 /** Pieces of YAML and playbook syntax that a mutation may insert. */
-const SNIPPETS = [':', ': ', '-', '- ', '{', '}', '[', ']', '"', "'", ',', '#', '\n', '  ', '\t', '${', '}', '${out}', '${nope}', '${env.X}', '$${',
-  '&a', '*a', '!', '|', '---', 'load', 'stdmulti/3d', 'mxn/mxn__x', '1.5', '-3', 'null', 'true', '[1, 2]', '{ a: 1 }', 'node:ct', 'uid:', '\u00e9', '\r\n'];
+const SNIPPETS = [
+  ':',
+  ': ',
+  '-',
+  '- ',
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  "'",
+  ',',
+  '#',
+  '\n',
+  '  ',
+  '\t',
+  '${',
+  '}',
+  '${out}',
+  '${nope}',
+  '${env.X}',
+  '$${',
+  '&a',
+  '*a',
+  '!',
+  '|',
+  '---',
+  'load',
+  'stdmulti/3d',
+  'mxn/mxn__x',
+  '1.5',
+  '-3',
+  'null',
+  'true',
+  '[1, 2]',
+  '{ a: 1 }',
+  'node:ct',
+  'uid:',
+  '\u00e9',
+  '\r\n',
+];
 
 /** One edit of a text: a splice, two lines swapped, or a line repeated. */
 export type Mutation = { at: number; del: number; insert: string } | { swap: [number, number] } | { dup: number };
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ at: fc.nat(), del: fc.integer({ min: 0, max: 6 }), insert: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 4 })) }),
+  fc.record({
+    at: fc.nat(),
+    del: fc.integer({ min: 0, max: 6 }),
+    insert: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 4 })),
+  }),
   fc.record({ swap: fc.tuple(fc.nat(), fc.nat()) }),
   fc.record({ dup: fc.nat() }),
 );

@@ -3,7 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What came back for one raw request: an answer, or how the connection failed. */
 export type RawOutcome =
-  | { kind: 'answer'; status: number; headers: Record<string, string>; body: Buffer; /** Interim (1xx) statuses before it. */ interim: number[] }
+  | {
+      kind: 'answer';
+      status: number;
+      headers: Record<string, string>;
+      body: Buffer;
+      /** Interim (1xx) statuses before it. */ interim: number[];
+    }
   | { kind: 'reset' | 'closed-without-answer' | 'timeout'; detail: string };
 
 /** Bytes to send, or a pause between two writes (so the server acts on what arrived so far). */
@@ -40,7 +46,14 @@ export function rawRequest(port: number, parts: readonly RawPart[], opts: RawOpt
       resolve(outcome);
     };
     const received = (): Buffer => Buffer.concat(chunks);
-    const timer = setTimeout(() => finish({ kind: 'timeout', detail: `no ${untilClose ? 'close' : 'complete answer'} within ${timeoutMs} ms (${received().length} bytes received)` }), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          kind: 'timeout',
+          detail: `no ${untilClose ? 'close' : 'complete answer'} within ${timeoutMs} ms (${received().length} bytes received)`,
+        }),
+      timeoutMs,
+    );
     socket.on('data', (c: Buffer) => {
       chunks.push(c);
       const answer = untilClose ? undefined : parseAnswer(received(), false, head);
@@ -48,9 +61,19 @@ export function rawRequest(port: number, parts: readonly RawPart[], opts: RawOpt
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
       const reset = err.code === 'ECONNRESET' || err.code === 'EPIPE';
-      finish({ kind: reset ? 'reset' : 'closed-without-answer', detail: `${err.code ?? ''} ${err.message} after ${received().length} bytes` });
+      finish({
+        kind: reset ? 'reset' : 'closed-without-answer',
+        detail: `${err.code ?? ''} ${err.message} after ${received().length} bytes`,
+      });
     });
-    socket.on('end', () => finish(parseAnswer(received(), true, head) ?? { kind: 'closed-without-answer', detail: `${received().length} bytes before the close` }));
+    socket.on('end', () =>
+      finish(
+        parseAnswer(received(), true, head) ?? {
+          kind: 'closed-without-answer',
+          detail: `${received().length} bytes before the close`,
+        },
+      ),
+    );
     socket.on('connect', () => {
       void (async () => {
         for (const p of parts) {
@@ -72,7 +95,8 @@ function parseAnswer(bytes: Buffer, closed: boolean, head: boolean): RawOutcome 
     if (end < 0) return undefined;
     const [statusLine = '', ...lines] = bytes.subarray(at, end).toString('latin1').split('\r\n');
     const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? NaN);
-    if (Number.isNaN(status)) return { kind: 'closed-without-answer', detail: `not an HTTP answer: ${statusLine.slice(0, 80)}` };
+    if (Number.isNaN(status))
+      return { kind: 'closed-without-answer', detail: `not an HTTP answer: ${statusLine.slice(0, 80)}` };
     const headers: Record<string, string> = {};
     for (const line of lines) {
       const colon = line.indexOf(':');

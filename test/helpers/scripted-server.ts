@@ -49,7 +49,10 @@ export class ScriptedServer {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => void box.self?.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res));
+      req.on(
+        'end',
+        () => void box.self?.handle(req.method ?? 'GET', req.url ?? '/', req.headers, Buffer.concat(chunks), res),
+      );
     });
     server.on('connection', (s) => {
       box.self?.track(s);
@@ -75,7 +78,10 @@ export class ScriptedServer {
 
   /** The only request recorded so far (fails the test if there is not exactly one). */
   only(): RecordedRequest {
-    if (this.requests.length !== 1) throw new Error(`expected exactly one request, got ${this.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}`);
+    if (this.requests.length !== 1)
+      throw new Error(
+        `expected exactly one request, got ${this.requests.map((r) => `${r.method} ${r.path}`).join(', ') || 'none'}`,
+      );
     return this.requests[0] as RecordedRequest;
   }
 
@@ -100,7 +106,13 @@ export class ScriptedServer {
     s.on('close', () => this.#sockets.delete(s));
   }
 
-  private async handle(method: string, rawUrl: string, headers: IncomingHttpHeaders, body: Buffer, res: ServerResponse): Promise<void> {
+  private async handle(
+    method: string,
+    rawUrl: string,
+    headers: IncomingHttpHeaders,
+    body: Buffer,
+    res: ServerResponse,
+  ): Promise<void> {
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
     const rawQuery = q < 0 ? '' : rawUrl.slice(q + 1);
@@ -135,10 +147,25 @@ export function envelope(data: unknown, meta?: Record<string, unknown>): Scripte
 }
 
 /** A workbench problem answer. */
-export function problem(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): ScriptedAnswer {
+export function problem(
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): ScriptedAnswer {
   return {
     status,
     headers,
-    json: { error: { type: `https://rest-api.mitk.org/errors/${code}`, code, title: code.toLowerCase(), message, status, ...extra } },
+    json: {
+      error: {
+        type: `https://rest-api.mitk.org/errors/${code}`,
+        code,
+        title: code.toLowerCase(),
+        message,
+        status,
+        ...extra,
+      },
+    },
   };
 }

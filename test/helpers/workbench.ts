@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startReferenceWorkbench, type ReferenceWorkbenchHandle, type ReferenceWorkbenchOptions } from '../../src/sim/server.js';
+import {
+  startReferenceWorkbench,
+  type ReferenceWorkbenchHandle,
+  type ReferenceWorkbenchOptions,
+} from '../../src/sim/server.js';
 import type { WorkbenchInternals } from '../../src/sim/workbench.js';
 
 /** A reference workbench on 127.0.0.1 and a free port, with a small fetch helper for tests. */
@@ -29,7 +33,10 @@ export interface Answer {
   json: any;
 }
 
-export async function startTestWorkbench(options: ReferenceWorkbenchOptions = {}, internals: WorkbenchInternals = {}): Promise<TestWorkbench> {
+export async function startTestWorkbench(
+  options: ReferenceWorkbenchOptions = {},
+  internals: WorkbenchInternals = {},
+): Promise<TestWorkbench> {
   const handle = await startReferenceWorkbench({ host: '127.0.0.1', port: 0, ...options }, internals);
   const api = `${handle.url}/api/v1`;
   const call = async (method: string, path: string, init: CallInit = {}): Promise<Answer> => {
@@ -49,7 +56,10 @@ export async function startTestWorkbench(options: ReferenceWorkbenchOptions = {}
 }
 
 /** Runs `fn` with a workbench and stops it afterwards, whatever happens. */
-export async function withWorkbench<T>(options: ReferenceWorkbenchOptions, fn: (wb: TestWorkbench) => Promise<T>): Promise<T> {
+export async function withWorkbench<T>(
+  options: ReferenceWorkbenchOptions,
+  fn: (wb: TestWorkbench) => Promise<T>,
+): Promise<T> {
   const wb = await startTestWorkbench(options);
   try {
     return await fn(wb);

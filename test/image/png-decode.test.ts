@@ -15,11 +15,18 @@ async function assertAgrees(bytes: Uint8Array, what: string): Promise<void> {
 
 test('RGBA and RGB with every scanline filter decode as pngjs decodes them', async () => {
   // Odd widths make RGB rows end off a word boundary; filter -1 lets pngjs mix filters per row.
-  for (const [w, h] of [[1, 1], [7, 5], [33, 17]] as const) {
+  for (const [w, h] of [
+    [1, 1],
+    [7, 5],
+    [33, 17],
+  ] as const) {
     const img = card(w, h, w);
     for (const colorType of [2, 6] as const) {
       for (const filterType of [-1, 0, 1, 2, 3, 4]) {
-        await assertAgrees(png(img, { colorType, filterType }), `${w}x${h} colour type ${colorType} filter ${filterType}`);
+        await assertAgrees(
+          png(img, { colorType, filterType }),
+          `${w}x${h} colour type ${colorType} filter ${filterType}`,
+        );
       }
     }
   }
@@ -36,22 +43,79 @@ test('grey, grey with alpha, palette, 16-bit, transparency key and interlaced in
   await assertAgrees(png(img, { colorType: 0 }), 'grey');
   await assertAgrees(png(img, { colorType: 4 }), 'grey with alpha');
   const palette = makeChunk('PLTE', Uint8Array.from([0, 0, 0, 255, 0, 0, 0, 255, 0, 10, 20, 30]));
-  await assertAgrees(rawPng(5, 3, 8, 3, rows(3, 5, (i, y) => (i + y) % 4), [palette]), 'palette');
-  await assertAgrees(rawPng(5, 3, 8, 3, rows(3, 5, (i, y) => (i * y) % 4), [palette, makeChunk('tRNS', Uint8Array.of(0, 128))]), 'palette with transparency');
-  await assertAgrees(rawPng(4, 3, 16, 2, rows(3, 24, (i, y) => i * 37 + y * 11)), '16-bit RGB');
-  await assertAgrees(rawPng(4, 3, 16, 6, rows(3, 32, (i, y) => i * 13 + y)), '16-bit RGBA');
-  await assertAgrees(rawPng(3, 2, 8, 2, rows(2, 9, (i) => i * 20), [makeChunk('tRNS', Uint8Array.of(0, 0, 0, 20, 0, 40))]), 'RGB with transparency key');
-  await assertAgrees(interlacedRgb(13, 9, (x, y) => [x * 19, y * 27, (x ^ y) * 9]), 'interlaced');
+  await assertAgrees(
+    rawPng(
+      5,
+      3,
+      8,
+      3,
+      rows(3, 5, (i, y) => (i + y) % 4),
+      [palette],
+    ),
+    'palette',
+  );
+  await assertAgrees(
+    rawPng(
+      5,
+      3,
+      8,
+      3,
+      rows(3, 5, (i, y) => (i * y) % 4),
+      [palette, makeChunk('tRNS', Uint8Array.of(0, 128))],
+    ),
+    'palette with transparency',
+  );
+  await assertAgrees(
+    rawPng(
+      4,
+      3,
+      16,
+      2,
+      rows(3, 24, (i, y) => i * 37 + y * 11),
+    ),
+    '16-bit RGB',
+  );
+  await assertAgrees(
+    rawPng(
+      4,
+      3,
+      16,
+      6,
+      rows(3, 32, (i, y) => i * 13 + y),
+    ),
+    '16-bit RGBA',
+  );
+  await assertAgrees(
+    rawPng(
+      3,
+      2,
+      8,
+      2,
+      rows(2, 9, (i) => i * 20),
+      [makeChunk('tRNS', Uint8Array.of(0, 0, 0, 20, 0, 40))],
+    ),
+    'RGB with transparency key',
+  );
+  await assertAgrees(
+    interlacedRgb(13, 9, (x, y) => [x * 19, y * 27, (x ^ y) * 9]),
+    'interlaced',
+  );
 });
 
 test('image data split over several IDAT chunks decodes the same', async () => {
   const whole = png(card(40, 30));
   const chunks = listChunks(whole);
-  const idat = Buffer.concat(chunks.filter((c) => c.type === 'IDAT').map((c) => whole.subarray(c.dataOffset, c.dataOffset + c.length)));
+  const idat = Buffer.concat(
+    chunks.filter((c) => c.type === 'IDAT').map((c) => whole.subarray(c.dataOffset, c.dataOffset + c.length)),
+  );
   const pieces: Uint8Array[] = [];
   for (let i = 0; i < idat.length; i += 50) pieces.push(makeChunk('IDAT', idat.subarray(i, i + 50)));
   const ihdr = chunks[0]!;
-  const bytes = Buffer.concat([whole.subarray(0, ihdr.offset + 12 + ihdr.length), ...pieces, makeChunk('IEND', new Uint8Array(0))]);
+  const bytes = Buffer.concat([
+    whole.subarray(0, ihdr.offset + 12 + ihdr.length),
+    ...pieces,
+    makeChunk('IEND', new Uint8Array(0)),
+  ]);
   assert.ok(pieces.length > 3);
   await assertAgrees(bytes, 'several IDAT');
 });

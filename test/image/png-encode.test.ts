@@ -27,14 +27,26 @@ test('palette pixels encode to a PNG whose colours are the palette entries', asy
 
 test('window captures are byte for byte what pngjs writes with a Paeth filter, RGB and RGBA', () => {
   // The rendering goldens were first written by pngjs; holding the bytes keeps every golden valid.
-  for (const [w, h, seed] of [[1, 1, 3], [5, 3, 7], [64, 48, 11], [301, 17, 13]] as const) {
-    const img = image(w, h, (x, y) => [(x * seed + y) & 255, (y * 3 * seed) & 255, (x ^ y) & 255, (x * y + seed) & 255]);
+  for (const [w, h, seed] of [
+    [1, 1, 3],
+    [5, 3, 7],
+    [64, 48, 11],
+    [301, 17, 13],
+  ] as const) {
+    const img = image(w, h, (x, y) => [
+      (x * seed + y) & 255,
+      (y * 3 * seed) & 255,
+      (x ^ y) & 255,
+      (x * y + seed) & 255,
+    ]);
     for (const alpha of [false, true]) {
       const png = new PNG({ width: w, height: h });
       const rgba = Buffer.from(img.data);
       if (alpha) png.data = rgba;
       else png.data = Buffer.from(rgba.filter((_, i) => i % 4 !== 3));
-      const options = alpha ? { colorType: 6, inputColorType: 6, inputHasAlpha: true } : { colorType: 2, inputColorType: 2, inputHasAlpha: false };
+      const options = alpha
+        ? { colorType: 6, inputColorType: 6, inputHasAlpha: true }
+        : { colorType: 2, inputColorType: 2, inputHasAlpha: false };
       const expected = PNG.sync.write(png, { ...options, filterType: 4 } as Parameters<typeof PNG.sync.write>[1]);
       assert.deepEqual(Buffer.from(encodeRenderPng(img, alpha)), expected, `${w}x${h} alpha=${String(alpha)}`);
     }

@@ -9,15 +9,26 @@ import { card, png, pngjsPixels } from '../compare/images.js';
 const bytes = png(card(20, 12));
 
 test('text chunks round-trip, sit before the first IDAT, and leave the pixels as they were', () => {
-  const stamped = addPngText(bytes, { 'wbplay:step': '3: screenshot axial', 'wbplay:playbook': 'C:\\data\\müller\\figure.yaml', 'wbplay:note': 'Ω 日本' });
-  assert.deepEqual(readPngText(stamped), { 'wbplay:step': '3: screenshot axial', 'wbplay:playbook': 'C:\\data\\müller\\figure.yaml', 'wbplay:note': 'Ω 日本' });
+  const stamped = addPngText(bytes, {
+    'wbplay:step': '3: screenshot axial',
+    'wbplay:playbook': 'C:\\data\\müller\\figure.yaml',
+    'wbplay:note': 'Ω 日本',
+  });
+  assert.deepEqual(readPngText(stamped), {
+    'wbplay:step': '3: screenshot axial',
+    'wbplay:playbook': 'C:\\data\\müller\\figure.yaml',
+    'wbplay:note': 'Ω 日本',
+  });
   const types = listChunks(stamped).map((c) => c.type);
   assert.deepEqual(types.slice(0, 4), ['IHDR', 'tEXt', 'tEXt', 'iTXt']);
   assert.ok(types.indexOf('IDAT') > types.lastIndexOf('iTXt'));
   // pngjs checks every CRC and still reads the same pixels.
   assert.deepEqual(pngjsPixels(stamped).data, pngjsPixels(bytes).data);
   // The image data chunks are copied byte for byte.
-  const idat = (b: Uint8Array) => listChunks(b).filter((c) => c.type === 'IDAT').map((c) => Buffer.from(b.subarray(c.dataOffset, c.dataOffset + c.length)));
+  const idat = (b: Uint8Array) =>
+    listChunks(b)
+      .filter((c) => c.type === 'IDAT')
+      .map((c) => Buffer.from(b.subarray(c.dataOffset, c.dataOffset + c.length)));
   assert.deepEqual(idat(stamped), idat(bytes));
 });
 
@@ -32,7 +43,10 @@ test('compressed text written by other tools is read, damaged chunks are skipped
   const chunks = listChunks(bytes);
   const ihdrEnd = chunks[0]!.offset + 12 + chunks[0]!.length;
   const z = makeChunk('zTXt', Buffer.concat([Buffer.from('Comment\0\0', 'latin1'), deflateSync('made elsewhere')]));
-  const itxtZ = makeChunk('iTXt', Buffer.concat([Buffer.from('Title\0\x01\0en\0Titel\0', 'latin1'), deflateSync(Buffer.from('Schädel', 'utf8'))]));
+  const itxtZ = makeChunk(
+    'iTXt',
+    Buffer.concat([Buffer.from('Title\0\x01\0en\0Titel\0', 'latin1'), deflateSync(Buffer.from('Schädel', 'utf8'))]),
+  );
   const damaged = makeChunk('tEXt', Buffer.from('Broken\0value', 'latin1'));
   damaged[damaged.length - 1]! ^= 1;
   const withExtra = Buffer.concat([bytes.subarray(0, ihdrEnd), z, itxtZ, damaged, bytes.subarray(ihdrEnd)]);

@@ -12,7 +12,10 @@ async function restrictedImports(filePath: string, code: string): Promise<string
 }
 
 test('an import against the pipeline order fails lint and names what the folder may import', async () => {
-  const messages = await restrictedImports('src/client/probe.ts', "import { runPlans } from '../run/runner.js';\nexport const x = runPlans;\n");
+  const messages = await restrictedImports(
+    'src/client/probe.ts',
+    "import { runPlans } from '../run/runner.js';\nexport const x = runPlans;\n",
+  );
   assert.equal(messages.length, 1);
   assert.match(messages[0]!, /src\/client\/ may import only api, diagnostics, image, files, result/);
 });
@@ -36,6 +39,10 @@ test('imports the graph allows, and imports inside a folder, pass', async () => 
     ['src/sim/routes/probe.ts', '../viewer/viewer.js'],
     ['src/steps/post-run/probe.ts', '../../image/rgba.js'],
   ] as const) {
-    assert.deepEqual(await restrictedImports(file, `import * as m from '${spec}';\nexport const x = m;\n`), [], `${file} importing ${spec}`);
+    assert.deepEqual(
+      await restrictedImports(file, `import * as m from '${spec}';\nexport const x = m;\n`),
+      [],
+      `${file} importing ${spec}`,
+    );
   }
 });

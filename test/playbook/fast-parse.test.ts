@@ -35,7 +35,9 @@ function allFiles(dir: string): string[] {
 }
 
 /** Every playbook of the repository: the examples, the test fixtures and the golden inputs. */
-const PLAYBOOKS = [join(root, 'playbooks'), join(root, 'test', 'fixtures'), join(root, 'test', 'golden')].flatMap(allFiles);
+const PLAYBOOKS = [join(root, 'playbooks'), join(root, 'test', 'fixtures'), join(root, 'test', 'golden')].flatMap(
+  allFiles,
+);
 
 test('the examples and fixtures read the same with both parsers, and the examples take the fast path', () => {
   const examples = files(join(root, 'playbooks'));
@@ -65,13 +67,17 @@ test('property: on mutated playbooks the fast reader agrees with the yaml librar
   const seeds = PLAYBOOKS.map((file) => readFileSync(file, 'utf8'));
   let accepted = 0;
   fc.assert(
-    fc.property(fc.nat({ max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 3 }), (seed, mutations) => {
-      const text = mutations.reduce(mutate, seeds[seed] ?? '');
-      const fast = fastParse(text);
-      if (!fast) return;
-      accepted++;
-      assert.deepEqual(fast, reference(text), text);
-    }),
+    fc.property(
+      fc.nat({ max: seeds.length - 1 }),
+      fc.array(mutation, { minLength: 1, maxLength: 3 }),
+      (seed, mutations) => {
+        const text = mutations.reduce(mutate, seeds[seed] ?? '');
+        const fast = fastParse(text);
+        if (!fast) return;
+        accepted++;
+        assert.deepEqual(fast, reference(text), text);
+      },
+    ),
     { numRuns: 1500, seed: 7 },
   );
   assert.ok(accepted >= 300, `the fast reader took only ${accepted} of 1500 mutated playbooks`);
@@ -134,7 +140,9 @@ test('property: on generated YAML the fast reader agrees with the yaml library o
       fc.record({
         indent: fc.integer({ min: 2, max: 4 }),
         indentSeq: fc.boolean(),
-        defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE') as fc.Arbitrary<'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE'>,
+        defaultStringType: fc.constantFrom('PLAIN', 'QUOTE_DOUBLE', 'QUOTE_SINGLE') as fc.Arbitrary<
+          'PLAIN' | 'QUOTE_DOUBLE' | 'QUOTE_SINGLE'
+        >,
         comment: fc.boolean(),
         // Which nested collections are written in flow style, like `- load: { file: … }`.
         flow: fc.array(fc.boolean(), { minLength: 32, maxLength: 32 }),

@@ -20,14 +20,36 @@ const examples = readdirSync(join(root, 'playbooks'))
  * field suits, study names, includes. The test checks this list is exact in both directions.
  */
 const COMPILER_ONLY = new Set([
-  '10-width-without-height.yaml', '11-height-without-width.yaml', '12-standard-view-with-position.yaml',
-  '13-standard-view-with-view-up.yaml', '14-perspective-on-2d.yaml', '15-parallel-scale-on-3d.yaml', '16-slice-on-3d.yaml',
-  '20-undefined-alias.yaml', '21-alias-before-definition.yaml', '22-unknown-variable.yaml', '23-unset-env.yaml',
-  '24-missing-load-file.yaml', '25-missing-layout-file.yaml', '26-missing-include-file.yaml', '27-include-cycle.yaml',
-  '33-position-window-not-mxn.yaml', '35-unknown-cell.yaml', '36-output-collision.yaml', '37-duplicate-study.yaml',
-  '38-expect-state-unknown-field.yaml', '39-unterminated-template.yaml', '40-slice-on-editor.yaml', '41-include-with-foreach.yaml',
-  '42-format-mismatch.yaml', '43-set-nothing.yaml', '46-alias-in-include-scope.yaml', '49-unknown-variable-in-include-vars.yaml',
-  '51-contact-sheet-without-foreach.yaml', '52-contact-sheet-unknown-tile.yaml', '53-contact-sheet-study-in-save.yaml',
+  '10-width-without-height.yaml',
+  '11-height-without-width.yaml',
+  '12-standard-view-with-position.yaml',
+  '13-standard-view-with-view-up.yaml',
+  '14-perspective-on-2d.yaml',
+  '15-parallel-scale-on-3d.yaml',
+  '16-slice-on-3d.yaml',
+  '20-undefined-alias.yaml',
+  '21-alias-before-definition.yaml',
+  '22-unknown-variable.yaml',
+  '23-unset-env.yaml',
+  '24-missing-load-file.yaml',
+  '25-missing-layout-file.yaml',
+  '26-missing-include-file.yaml',
+  '27-include-cycle.yaml',
+  '33-position-window-not-mxn.yaml',
+  '35-unknown-cell.yaml',
+  '36-output-collision.yaml',
+  '37-duplicate-study.yaml',
+  '38-expect-state-unknown-field.yaml',
+  '39-unterminated-template.yaml',
+  '40-slice-on-editor.yaml',
+  '41-include-with-foreach.yaml',
+  '42-format-mismatch.yaml',
+  '43-set-nothing.yaml',
+  '46-alias-in-include-scope.yaml',
+  '49-unknown-variable-in-include-vars.yaml',
+  '51-contact-sheet-without-foreach.yaml',
+  '52-contact-sheet-unknown-tile.yaml',
+  '53-contact-sheet-study-in-save.yaml',
 ]);
 
 function publishedValidator(): (data: unknown) => boolean {
@@ -37,13 +59,27 @@ function publishedValidator(): (data: unknown) => boolean {
 
 test('the published schema and the precompiled validators are what the registry generates', async () => {
   const fresh = await generate();
-  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), fresh.schema, 'schemas/playbook.schema.json is stale: run npm run gen-schema');
-  assert.equal(readFileSync(VALIDATORS_FILE, 'utf8'), fresh.validators, 'the generated validators are stale: run npm run gen-schema');
-  assert.equal(readFileSync(LAYOUT_VALIDATOR_FILE, 'utf8'), fresh.layoutValidator, 'the generated layout validator is stale: run npm run gen-schema');
+  assert.equal(
+    readFileSync(SCHEMA_FILE, 'utf8'),
+    fresh.schema,
+    'schemas/playbook.schema.json is stale: run npm run gen-schema',
+  );
+  assert.equal(
+    readFileSync(VALIDATORS_FILE, 'utf8'),
+    fresh.validators,
+    'the generated validators are stale: run npm run gen-schema',
+  );
+  assert.equal(
+    readFileSync(LAYOUT_VALIDATOR_FILE, 'utf8'),
+    fresh.layoutValidator,
+    'the generated layout validator is stale: run npm run gen-schema',
+  );
 });
 
 test('the published schema offers every step kind to editors', () => {
-  const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as { properties: { steps: { items: { anyOf: { required?: string[] }[] } } } };
+  const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as {
+    properties: { steps: { items: { anyOf: { required?: string[] }[] } } };
+  };
   const offered = schema.properties.steps.items.anyOf.flatMap((a) => a.required ?? []);
   assert.deepEqual([...offered].sort(), [...STEP_KINDS].sort());
 });
@@ -72,7 +108,8 @@ test('the schema rejects every fixture except those only the compiler can judge'
       continue; // rejected before any schema
     }
     const accepted = validate(data);
-    if (COMPILER_ONLY.has(name)) assert.equal(accepted, true, `${name} is listed as compiler-only but the schema rejects it`);
+    if (COMPILER_ONLY.has(name))
+      assert.equal(accepted, true, `${name} is listed as compiler-only but the schema rejects it`);
     else assert.equal(accepted, false, `${name} passed the schema`);
   }
   assert.ok(names.length - COMPILER_ONLY.size >= 15);

@@ -14,13 +14,28 @@ import { startTestWorkbench } from '../helpers/workbench.js';
 
 const STD = ['axial', 'sagittal', 'coronal', '3d'] as const;
 
-async function windowsOf(client: WorkbenchClient): Promise<Array<{ address: string; grab: () => Promise<Uint8Array>; state: () => Promise<unknown> }>> {
+async function windowsOf(
+  client: WorkbenchClient,
+): Promise<Array<{ address: string; grab: () => Promise<Uint8Array>; state: () => Promise<unknown> }>> {
   const std = STD.map((id) => {
     const w = client.stdmulti.window(id);
-    return { address: `stdmulti/${id}`, grab: async () => (await w.screenshot()).bytes, state: async () => ({ camera: await w.camera(), slice: id === '3d' ? null : (await w.selectedSlice()).step }) };
+    return {
+      address: `stdmulti/${id}`,
+      grab: async () => (await w.screenshot()).bytes,
+      state: async () => ({ camera: await w.camera(), slice: id === '3d' ? null : (await w.selectedSlice()).step }),
+    };
   });
-  const cells = (await client.editors.list()).some((e) => e.alias === 'mxn' && e.active) ? await client.mxn.cells() : [];
-  return [...std, ...cells.map((c) => ({ address: `mxn/${c.id}`, grab: async () => (await c.screenshot()).bytes, state: async () => ({ camera: await c.camera(), slice: (await c.selectedSlice()).step }) }))];
+  const cells = (await client.editors.list()).some((e) => e.alias === 'mxn' && e.active)
+    ? await client.mxn.cells()
+    : [];
+  return [
+    ...std,
+    ...cells.map((c) => ({
+      address: `mxn/${c.id}`,
+      grab: async () => (await c.screenshot()).bytes,
+      state: async () => ({ camera: await c.camera(), slice: (await c.selectedSlice()).step }),
+    })),
+  ];
 }
 
 async function pixelsOf(bytes: Uint8Array): Promise<Buffer> {
@@ -43,7 +58,11 @@ test('a recorded state runs on a fresh workbench to the same pixels in every win
   // Two images and a segmentation, colours, opacity, a hidden node, per-window visibility.
   const { node: ct } = await wb.nodes.create({ file: join(dir, 'data', 'ct.nrrd'), name: 'CT' });
   const { node: mr } = await wb.nodes.create({ file: join(dir, 'data', 'perfusion-4d.nrrd'), name: 'Perfusion' });
-  const { node: tumour } = await wb.nodes.create({ file: join(dir, 'data', 'tumour-label.nrrd'), name: 'Tumour', parent: ct.uid });
+  const { node: tumour } = await wb.nodes.create({
+    file: join(dir, 'data', 'tumour-label.nrrd'),
+    name: 'Tumour',
+    parent: ct.uid,
+  });
   await wb.nodes.setDisplay(ct.uid, { color: [1, 0.9, 0.8] });
   await wb.nodes.setDisplay(tumour.uid, { opacity: 0.55 });
   await wb.nodes.setDisplay(mr.uid, { opacity: 0.4, color: [0.6, 0.8, 1] });
@@ -52,40 +71,60 @@ test('a recorded state runs on a fresh workbench to the same pixels in every win
   await wb.nodes.setDisplay(tumour.uid, { visible: false });
   await wb.stdmulti.window('axial').setNodeVisible(tumour.uid, true);
   // A 2x3 MxN layout with linked cells, a moved crosshair, a time step, a rotated 3D camera.
-  await wb.mxn.setLayout(JSON.parse(await readFile(join(dir, 'grid.json'), 'utf8')) as Parameters<typeof wb.mxn.setLayout>[0]);
+  await wb.mxn.setLayout(
+    JSON.parse(await readFile(join(dir, 'grid.json'), 'utf8')) as Parameters<typeof wb.mxn.setLayout>[0],
+  );
   await wb.rendering.setSelectedPosition([40, 60, 30]);
   await wb.rendering.setTime({ timestep: 2 });
   await wb.stdmulti.window('axial').setSelectedSlice(20);
   await wb.stdmulti.window('3d').setCamera({ standard_view: 'left' });
   await wb.stdmulti.window('3d').setCamera({ perspective_angle: 25 });
 
-  const rec = await wbplay(['record', '--url', live.url, '--out', 'rec/recorded.yaml', '--now', '2026-01-01T00:00:00.000Z'], dir);
+  const rec = await wbplay(
+    ['record', '--url', live.url, '--out', 'rec/recorded.yaml', '--now', '2026-01-01T00:00:00.000Z'],
+    dir,
+  );
   assert.equal(rec.code, 0, rec.stderr);
   const text = await readFile(join(dir, 'rec', 'recorded.yaml'), 'utf8');
   const golden = join(root, 'test', 'golden', 'record', 'recorded.yaml');
-  if (process.env.UPDATE_GOLDENS === '1') await (await import('node:fs/promises')).writeFile(golden, text.replace(live.url, 'http://127.0.0.1:PORT'));
-  assert.equal(text.replace(live.url, 'http://127.0.0.1:PORT'), await readFile(golden, 'utf8'), 'the recorded playbook reads as its golden');
+  if (process.env.UPDATE_GOLDENS === '1')
+    await (await import('node:fs/promises')).writeFile(golden, text.replace(live.url, 'http://127.0.0.1:PORT'));
+  assert.equal(
+    text.replace(live.url, 'http://127.0.0.1:PORT'),
+    await readFile(golden, 'utf8'),
+    'the recorded playbook reads as its golden',
+  );
 
   const validate = await wbplay(['validate', 'rec/recorded.yaml'], dir);
   assert.equal(validate.code, 0, validate.stderr);
-  const run = await wbplay(['run', 'rec/recorded.yaml', '--url', fresh.url, '--out', 'replayed', '--reporter', 'line'], dir);
+  const run = await wbplay(
+    ['run', 'rec/recorded.yaml', '--url', fresh.url, '--out', 'replayed', '--reporter', 'line'],
+    dir,
+  );
   assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
 
   const copy = connect({ url: fresh.url });
   t.after(() => copy.close());
   const [liveWindows, freshWindows] = await Promise.all([windowsOf(wb), windowsOf(copy)]);
-  assert.deepEqual(freshWindows.map((w) => w.address), liveWindows.map((w) => w.address));
+  assert.deepEqual(
+    freshWindows.map((w) => w.address),
+    liveWindows.map((w) => w.address),
+  );
   for (const [i, w] of liveWindows.entries()) {
     assert.deepEqual(await freshWindows[i]!.state(), await w.state(), `${w.address}: camera and slice`);
     const [a, b] = [await freshWindows[i]!.grab(), await w.grab()];
-    if (process.env.DUMP) { const fs = await import('node:fs/promises'); await fs.writeFile(`/tmp/rec-${i}-fresh.png`, a); await fs.writeFile(`/tmp/rec-${i}-live.png`, b); }
+    if (process.env.DUMP) {
+      const fs = await import('node:fs/promises');
+      await fs.writeFile(`/tmp/rec-${i}-fresh.png`, a);
+      await fs.writeFile(`/tmp/rec-${i}-live.png`, b);
+    }
     assert.ok((await pixelsOf(a)).equals(await pixelsOf(b)), `${w.address}: the same pixels`);
   }
   assert.deepEqual(await copy.rendering.selectedPosition(), await wb.rendering.selectedPosition());
   assert.deepEqual((await copy.rendering.time()).timestep, 2);
 });
 
-test('a node whose data cannot be handed out is listed, never dropped silently; --map loads the user\'s own file', async (t) => {
+test("a node whose data cannot be handed out is listed, never dropped silently; --map loads the user's own file", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-record-map-'));
   const live = await startTestWorkbench();
   t.after(async () => {

@@ -11,14 +11,30 @@ const eventCount = events.length;
 class Recorder implements Reporter {
   readonly seen: string[] = [];
   constructor(readonly name: string) {}
-  onRunStart(): void { this.seen.push('onRunStart'); }
-  onCaseStart(): void { this.seen.push('onCaseStart'); }
-  onStepStart(): void { this.seen.push('onStepStart'); }
-  onStepRetry(): void { this.seen.push('onStepRetry'); }
-  onStepEnd(): void { this.seen.push('onStepEnd'); }
-  onCaseEnd(): void { this.seen.push('onCaseEnd'); }
-  onNotice(): void { this.seen.push('onNotice'); }
-  onRunEnd(): void { this.seen.push('onRunEnd'); }
+  onRunStart(): void {
+    this.seen.push('onRunStart');
+  }
+  onCaseStart(): void {
+    this.seen.push('onCaseStart');
+  }
+  onStepStart(): void {
+    this.seen.push('onStepStart');
+  }
+  onStepRetry(): void {
+    this.seen.push('onStepRetry');
+  }
+  onStepEnd(): void {
+    this.seen.push('onStepEnd');
+  }
+  onCaseEnd(): void {
+    this.seen.push('onCaseEnd');
+  }
+  onNotice(): void {
+    this.seen.push('onNotice');
+  }
+  onRunEnd(): void {
+    this.seen.push('onRunEnd');
+  }
 }
 
 test('every reporter gets every event, in order', async () => {
@@ -26,7 +42,10 @@ test('every reporter gets every event, in order', async () => {
   const b = new Recorder('b');
   const fanout = new ReporterFanout([a, b]);
   await replay(fanout, events, '/out');
-  assert.deepEqual(a.seen, events.map((e) => e.event));
+  assert.deepEqual(
+    a.seen,
+    events.map((e) => e.event),
+  );
   assert.deepEqual(b.seen, a.seen);
   assert.deepEqual(fanout.failures, []);
 });

@@ -39,7 +39,13 @@ async function run(x: number, out: string): Promise<RunResult> {
   await writeFile(join(dir, 'review.yaml'), playbook(x));
   const outputDir = join(dir, out);
   const plan = loadPlaybook(join(dir, 'review.yaml'), { vars: { out: outputDir } });
-  return runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: createReporters(['json'], { outputDir, stream: { write: () => true }, isTTY: false, env: {} }), outputDir, golden: { update: 'missing', ci: false } });
+  return runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: createReporters(['json'], { outputDir, stream: { write: () => true }, isTTY: false, env: {} }),
+    outputDir,
+    golden: { update: 'missing', ci: false },
+  });
 }
 
 before(async () => {
@@ -74,9 +80,20 @@ test('a click on accept writes the capture over its golden, the page shows it, a
   const actual = await readFile(join(dir, 'changed', sagittal.artefacts.find((a) => a.kind === 'actual')!.path));
   await page.locator('li.step', { hasText: 'compare stdmulti/sagittal' }).locator('button.accept-one').click();
   await page.locator('button.accepted').first().waitFor();
-  assert.equal(await page.locator('li.step', { hasText: 'compare stdmulti/sagittal' }).locator('button.accept-one').textContent(), 'Accepted as golden');
-  assert.deepEqual(await readFile(join(dir, 'goldens', 'sagittal.png')), actual, 'the golden is the capture, byte for byte');
-  assert.deepEqual((await readdir(join(dir, 'goldens'))).filter((f) => f.startsWith('.')), [], 'no temporary file is left');
+  assert.equal(
+    await page.locator('li.step', { hasText: 'compare stdmulti/sagittal' }).locator('button.accept-one').textContent(),
+    'Accepted as golden',
+  );
+  assert.deepEqual(
+    await readFile(join(dir, 'goldens', 'sagittal.png')),
+    actual,
+    'the golden is the capture, byte for byte',
+  );
+  assert.deepEqual(
+    (await readdir(join(dir, 'goldens'))).filter((f) => f.startsWith('.')),
+    [],
+    'no temporary file is left',
+  );
   assert.deepEqual(errors, []);
   if (failing.length > 1) {
     await page.locator('button.accept-run').click();
@@ -95,12 +112,24 @@ test('requests that do not come from the page are refused; no path can be named 
   const key = /data-checks="(\d+\.\d+)"/.exec(html)![1]!;
   const origin = server.url.replace(/\/$/, '');
   const post = (headers: Record<string, string>, checks: string[] = [key]): Promise<Response> =>
-    fetch(`${origin}/api/accept`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ checks }) });
+    fetch(`${origin}/api/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ checks }),
+    });
   assert.equal((await post({ origin: 'http://evil.example', 'x-wbplay-review': token })).status, 403, 'another origin');
   assert.equal((await post({ origin, 'x-wbplay-review': 'guess' })).status, 403, 'a wrong token');
   assert.equal((await post({ origin })).status, 403, 'no token');
-  assert.equal((await post({ origin, 'x-wbplay-review': token, 'sec-fetch-site': 'cross-site' })).status, 403, 'a cross-site fetch');
-  assert.equal((await post({ origin, 'x-wbplay-review': token }, ['../../etc/passwd'])).status, 404, 'a name that is not a check');
+  assert.equal(
+    (await post({ origin, 'x-wbplay-review': token, 'sec-fetch-site': 'cross-site' })).status,
+    403,
+    'a cross-site fetch',
+  );
+  assert.equal(
+    (await post({ origin, 'x-wbplay-review': token }, ['../../etc/passwd'])).status,
+    404,
+    'a name that is not a check',
+  );
   assert.deepEqual(await readFile(join(dir, 'goldens', 'sagittal.png')), goldenBefore, 'nothing was written');
   assert.equal((await fetch(`${origin}/..%2F..%2Fgoldens%2Fsagittal.png`)).status, 404);
   assert.equal((await fetch(`${origin}/../review.yaml`)).status, 404);
@@ -109,12 +138,14 @@ test('requests that do not come from the page are refused; no path can be named 
     request(server.url, { headers: { host: 'rebound.example:80' } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
   assert.equal(status, 403, 'another Host');
 });
 
-test('wbplay accept promotes the last run\'s captures of failed checks, filtered by --grep', async () => {
+test("wbplay accept promotes the last run's captures of failed checks, filtered by --grep", async () => {
   const failed = await run(20, 'cli');
   const shots = failed.cases[0]!.steps.filter((s) => s.status === 'failed');
   assert.ok(shots.length >= 1);

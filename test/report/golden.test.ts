@@ -35,10 +35,16 @@ async function checkGolden(name: string, actual: string): Promise<void> {
   const path = join(GOLDEN_DIR, name);
   if (process.env.UPDATE_GOLDENS === '1') await writeFile(path, actual);
   const expected = await readFile(path, 'utf8');
-  assert.equal(actual, expected, `${name} differs from its golden; if the change is intended, run with UPDATE_GOLDENS=1 and review the diff`);
+  assert.equal(
+    actual,
+    expected,
+    `${name} differs from its golden; if the change is intended, run with UPDATE_GOLDENS=1 and review the diff`,
+  );
 }
 
-async function run(make: (outputDir: string) => Reporter): Promise<{ outputDir: string; cleanup: () => Promise<void> }> {
+async function run(
+  make: (outputDir: string) => Reporter,
+): Promise<{ outputDir: string; cleanup: () => Promise<void> }> {
   const outputDir = await mkdtemp(join(tmpdir(), 'wbplay-golden-'));
   await replay(make(outputDir), events, outputDir);
   return { outputDir, cleanup: () => rm(outputDir, { recursive: true, force: true }) };

@@ -18,10 +18,20 @@ import { recordedResult, writeArtefactImages } from './replay.js';
 const CHROMIUM = '/usr/bin/chromium';
 
 // The page's element types, as far as these checks use them (the project compiles without the DOM library).
-interface Details { open: boolean }
-interface Img { complete: boolean; naturalWidth: number; addEventListener(type: string, f: () => void, o?: object): void }
-interface Styled { style: { clipPath: string } }
-interface Doc { document: { querySelector(s: string): { textContent: string | null } | null } }
+interface Details {
+  open: boolean;
+}
+interface Img {
+  complete: boolean;
+  naturalWidth: number;
+  addEventListener(type: string, f: () => void, o?: object): void;
+}
+interface Styled {
+  style: { clipPath: string };
+}
+interface Doc {
+  document: { querySelector(s: string): { textContent: string | null } | null };
+}
 const XSS_NAME = '<img src=x onerror=alert(1)>';
 const XSS_ARG = '</script><script>window.__pwned = 1; alert(2)</script>';
 const XSS_STUDY = '"><svg onload=alert(3)>';
@@ -61,7 +71,16 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on('console', (m) => {
@@ -92,7 +111,11 @@ test('the failing case comes first, open, then the erring one', async () => {
   assert.equal(await cases.nth(0).locator('.case-name').textContent(), 'regression · study-02');
   assert.equal(await cases.nth(0).evaluate((el) => (el as unknown as Details).open), true);
   assert.equal(await cases.nth(1).getAttribute('data-status'), 'error');
-  assert.equal(await cases.nth(2).evaluate((el) => (el as unknown as Details).open), false, 'passing cases start closed');
+  assert.equal(
+    await cases.nth(2).evaluate((el) => (el as unknown as Details).open),
+    false,
+    'passing cases start closed',
+  );
   assert.match((await page.locator('header .verdict').textContent()) ?? '', /FAILED/);
 });
 
@@ -100,7 +123,9 @@ test('expected, actual and diff images load', async () => {
   const box = page.locator('details.case').first().locator('.compare');
   for (const cls of ['img-expected', 'img-actual', 'img-diff']) {
     const img = box.locator(`img.${cls}`);
-    await img.evaluate((el) => ((el as unknown as Img).complete ? null : new Promise((r) => el.addEventListener('load', r, { once: true }))));
+    await img.evaluate((el) =>
+      (el as unknown as Img).complete ? null : new Promise((r) => el.addEventListener('load', r, { once: true })),
+    );
     assert.equal(await img.evaluate((el) => (el as unknown as Img).naturalWidth), 64, cls);
   }
   assert.equal(await page.locator('figure.broken').count(), 0);
@@ -112,7 +137,16 @@ test('zoom scales images by whole factors', async () => {
   assert.equal(await box.locator('img.img-expected').evaluate((el) => el.getBoundingClientRect().width), 128);
   await box.getByRole('button', { name: '4×' }).click();
   assert.equal(await box.locator('img.img-diff').evaluate((el) => el.getBoundingClientRect().width), 256);
-  assert.equal(await box.locator('img.img-diff').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { imageRendering: string } }).getComputedStyle(el).imageRendering), 'pixelated');
+  assert.equal(
+    await box
+      .locator('img.img-diff')
+      .evaluate(
+        (el) =>
+          (globalThis as unknown as { getComputedStyle(e: unknown): { imageRendering: string } }).getComputedStyle(el)
+            .imageRendering,
+      ),
+    'pixelated',
+  );
   await box.getByRole('button', { name: 'Fit' }).click();
   const fit = await box.locator('img.img-expected').evaluate((el) => el.getBoundingClientRect().width);
   assert.ok(fit > 128, `fit fills its column (${fit} px)`);
@@ -124,7 +158,10 @@ test('the slider shows expected left of the handle and actual right of it', asyn
   assert.equal(await box.locator('[data-view="side"]').isHidden(), true);
   assert.equal(await box.locator('[data-view="slider"]').isVisible(), true);
   await box.locator('input[type="range"]').fill('20');
-  assert.equal(await box.locator('.swipe .over').evaluate((el) => (el as unknown as Styled).style.clipPath), 'inset(0px 0px 0px 20%)');
+  assert.equal(
+    await box.locator('.swipe .over').evaluate((el) => (el as unknown as Styled).style.clipPath),
+    'inset(0px 0px 0px 20%)',
+  );
   const swipe = await box.locator('.swipe').boundingBox();
   const handle = await box.locator('.swipe .handle').boundingBox();
   assert.ok(swipe && handle);
@@ -134,7 +171,8 @@ test('the slider shows expected left of the handle and actual right of it', asyn
   await box.locator('input[type="range"]').fill('50');
   const shot = PNG.sync.read(await box.locator('.swipe').screenshot());
   const scale = shot.width / 64;
-  const bright = (x: number, y: number): boolean => (shot.data[(Math.floor(y * scale) * shot.width + Math.floor(x * scale)) * 4] ?? 0) > 200;
+  const bright = (x: number, y: number): boolean =>
+    (shot.data[(Math.floor(y * scale) * shot.width + Math.floor(x * scale)) * 4] ?? 0) > 200;
   assert.equal(bright(20, 20), true, "expected's square, left of the handle");
   assert.equal(bright(44, 44), true, "actual's square, right of the handle");
   assert.equal(bright(44, 20), false);
@@ -147,10 +185,14 @@ test('blink alternates expected and actual, and a click pauses it', async () => 
   const label = box.locator('.blink-label');
   assert.equal(await label.textContent(), 'Expected');
   assert.equal(await box.locator('.blink img.b-actual').isVisible(), false);
-  await page.waitForFunction(() => (globalThis as unknown as Doc).document.querySelector('.compare .blink-label')?.textContent === 'Actual');
+  await page.waitForFunction(
+    () => (globalThis as unknown as Doc).document.querySelector('.compare .blink-label')?.textContent === 'Actual',
+  );
   assert.equal(await box.locator('.blink img.b-actual').isVisible(), true);
   assert.equal(await box.locator('.blink img.b-expected').isVisible(), false);
-  await page.waitForFunction(() => (globalThis as unknown as Doc).document.querySelector('.compare .blink-label')?.textContent === 'Expected');
+  await page.waitForFunction(
+    () => (globalThis as unknown as Doc).document.querySelector('.compare .blink-label')?.textContent === 'Expected',
+  );
   await box.locator('.blink').click();
   const paused = await label.textContent();
   // Paused: it stays put across several blink periods.

@@ -14,7 +14,11 @@ import { runPlans } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
 
-interface Img { complete: boolean; naturalWidth: number; addEventListener(type: string, f: () => void, o?: object): void }
+interface Img {
+  complete: boolean;
+  naturalWidth: number;
+  addEventListener(type: string, f: () => void, o?: object): void;
+}
 
 let dir = '';
 let context: BrowserContext | undefined;
@@ -37,17 +41,38 @@ after(async () => {
 });
 
 test('the report of a run with a changed view loads, shows the failure first, and finds its images', async () => {
-  const run = async (opacity: string, out: string, plan = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity } })) =>
-    runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: createReporters(['html', 'json'], { outputDir: out, stream: { write: () => true }, isTTY: false, env: {} }), outputDir: out });
+  const run = async (
+    opacity: string,
+    out: string,
+    plan = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity } }),
+  ) =>
+    runPlans({
+      plans: [plan],
+      workbenches: embeddedWorkbenches(1),
+      reporter: createReporters(['html', 'json'], {
+        outputDir: out,
+        stream: { write: () => true },
+        isTTY: false,
+        env: {},
+      }),
+      outputDir: out,
+    });
   await run('1.0', join(dir, 'record'));
   // The second study is checked with another opacity than its golden was recorded with.
   const base = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity: '1.0' } });
   const changed = loadPlaybook(join(dir, 'check.yaml'), { vars: { opacity: '0.4' } });
   const out = join(dir, 'report');
   const result = await run('', out, { ...base, cases: [base.cases[0]!, changed.cases[1]!] });
-  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'failed']);
+  assert.deepEqual(
+    result.cases.map((c) => c.status),
+    ['passed', 'failed'],
+  );
 
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: '/usr/bin/chromium', headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
@@ -59,7 +84,9 @@ test('the report of a run with a changed view loads, shows the failure first, an
   assert.match((await first.locator('.case-name').textContent()) ?? '', /study-002/);
   for (const cls of ['img-expected', 'img-actual', 'img-diff']) {
     const img = first.locator(`.compare img.${cls}`);
-    await img.evaluate((el) => ((el as unknown as Img).complete ? null : new Promise((r) => el.addEventListener('load', r, { once: true }))));
+    await img.evaluate((el) =>
+      (el as unknown as Img).complete ? null : new Promise((r) => el.addEventListener('load', r, { once: true })),
+    );
     assert.ok((await img.evaluate((el) => (el as unknown as Img).naturalWidth)) > 0, `${cls} loads`);
   }
   assert.equal(await page.locator('figure.broken').count(), 0);

@@ -6,9 +6,29 @@ import type { RunResult, StepResult } from '../../src/result/result.js';
 import { summarize } from '../../src/result/result.js';
 
 function run(step: Partial<StepResult>): RunResult {
-  const s: StepResult = { index: 1, kind: 'expect_image', description: 'compare', span: { file: 'p.yaml', line: 2, col: 3 }, status: 'passed', durationMs: 5, attempts: [], args: {}, artefacts: [], notices: [], ...step };
+  const s: StepResult = {
+    index: 1,
+    kind: 'expect_image',
+    description: 'compare',
+    span: { file: 'p.yaml', line: 2, col: 3 },
+    status: 'passed',
+    durationMs: 5,
+    attempts: [],
+    args: {},
+    artefacts: [],
+    notices: [],
+    ...step,
+  };
   const cases = [{ id: 'a', name: 'a', playbook: 'p.yaml', status: s.status, durationMs: 5, steps: [s] }];
-  return { version: 1, startedAt: '2025-01-01T00:00:00.000Z', durationMs: 5, status: s.status, provenance: { playbooks: [], wbplay: '0.1.0' }, cases, summary: summarize(cases) };
+  return {
+    version: 1,
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationMs: 5,
+    status: s.status,
+    provenance: { playbooks: [], wbplay: '0.1.0' },
+    cases,
+    summary: summarize(cases),
+  };
 }
 
 test('artefact paths become URLs relative to the report, each segment encoded', () => {
@@ -26,11 +46,33 @@ test('escaping covers text, attributes and JSON inside a script element', () => 
 });
 
 test('a golden written by the run is shown as an image; a passed comparison shows its numbers', () => {
-  const written = renderHtml(run({ image: { golden: 'g/a.png', outcome: 'written', message: 'golden written' }, artefacts: [{ kind: 'golden', path: 'g/a.png' }] }));
+  const written = renderHtml(
+    run({
+      image: { golden: 'g/a.png', outcome: 'written', message: 'golden written' },
+      artefacts: [{ kind: 'golden', path: 'g/a.png' }],
+    }),
+  );
   assert.ok(written.includes('<figure class="shot" data-path="g/a.png">'), 'the written golden is shown');
   assert.ok(!written.includes('class="compare"'), 'no comparison viewer without expected and actual');
-  const passed = renderHtml(run({ image: { golden: 'g/a.png', outcome: 'within-tolerance', diffPixels: 3, totalPixels: 100, diffRatio: 0.03, tolerance: { threshold: 0.1, maxDiffPixels: 5 }, message: 'ok' } }));
-  assert.ok(passed.includes('<div class="numbers">within-tolerance · 3 of 100 pixels differ (3%); tolerance threshold 0.1, max 5 px</div>'), 'the measured numbers are shown');
+  const passed = renderHtml(
+    run({
+      image: {
+        golden: 'g/a.png',
+        outcome: 'within-tolerance',
+        diffPixels: 3,
+        totalPixels: 100,
+        diffRatio: 0.03,
+        tolerance: { threshold: 0.1, maxDiffPixels: 5 },
+        message: 'ok',
+      },
+    }),
+  );
+  assert.ok(
+    passed.includes(
+      '<div class="numbers">within-tolerance · 3 of 100 pixels differ (3%); tolerance threshold 0.1, max 5 px</div>',
+    ),
+    'the measured numbers are shown',
+  );
 });
 
 test('a run without cases still gives a page', () => {

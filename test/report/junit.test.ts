@@ -36,9 +36,14 @@ function checkJunitSchema(root: XmlElement): void {
     need(suite, 'timestamp', TIMESTAMP);
     const order = suite.children.map((c) => c.name);
     const firstCase = order.indexOf('testcase');
-    assert.ok(order.every((n) => ['properties', 'testcase', 'system-out', 'system-err'].includes(n)), `unexpected child in testsuite: ${order.join(', ')}`);
+    assert.ok(
+      order.every((n) => ['properties', 'testcase', 'system-out', 'system-err'].includes(n)),
+      `unexpected child in testsuite: ${order.join(', ')}`,
+    );
     if (order.includes('properties')) assert.equal(order.indexOf('properties'), 0, 'properties come first');
-    assert.ok(order.lastIndexOf('testcase') < (order.indexOf('system-out') === -1 ? Infinity : order.indexOf('system-out')));
+    assert.ok(
+      order.lastIndexOf('testcase') < (order.indexOf('system-out') === -1 ? Infinity : order.indexOf('system-out')),
+    );
     for (const p of suite.children.filter((c) => c.name === 'properties')) {
       for (const prop of p.children) {
         assert.equal(prop.name, 'property');
@@ -54,7 +59,10 @@ function checkJunitSchema(root: XmlElement): void {
       need(tc, 'classname');
       need(tc, 'time', SECONDS);
       const kinds = tc.children.map((c) => c.name);
-      assert.ok(kinds.every((n) => ['failure', 'error', 'skipped', 'system-out', 'system-err'].includes(n)), `unexpected child in testcase: ${kinds.join(', ')}`);
+      assert.ok(
+        kinds.every((n) => ['failure', 'error', 'skipped', 'system-out', 'system-err'].includes(n)),
+        `unexpected child in testcase: ${kinds.join(', ')}`,
+      );
       const results = tc.children.filter((c) => ['failure', 'error', 'skipped'].includes(c.name));
       assert.ok(results.length <= 1, 'a testcase has at most one result element');
       const result = results[0];
@@ -97,7 +105,12 @@ test('the recorded run gives schema-valid JUnit with one testcase per case', () 
   const cases = testcases(root);
   assert.deepEqual(
     cases.map((c) => [c.attrs.name, c.attrs.classname, c.attrs.time, c.children[0]?.name]),
-    result.cases.map((c) => [c.name, c.playbook, (c.durationMs / 1000).toFixed(3), { passed: 'system-out', failed: 'failure', error: 'error', skipped: 'skipped' }[c.status]]),
+    result.cases.map((c) => [
+      c.name,
+      c.playbook,
+      (c.durationMs / 1000).toFixed(3),
+      { passed: 'system-out', failed: 'failure', error: 'error', skipped: 'skipped' }[c.status],
+    ]),
   );
   const failure = cases[1]?.children[0];
   assert.equal(failure?.attrs.type, 'IMAGE_DIFFERENT');
@@ -112,18 +125,45 @@ test('the recorded run gives schema-valid JUnit with one testcase per case', () 
 });
 
 function step(over: Partial<StepResult>): StepResult {
-  return { index: 1, kind: 'set', description: 'opacity', span: { file: 'p.yaml', line: 3, col: 5 }, status: 'passed', durationMs: 4, attempts: [], args: {}, artefacts: [], notices: [], ...over };
+  return {
+    index: 1,
+    kind: 'set',
+    description: 'opacity',
+    span: { file: 'p.yaml', line: 3, col: 5 },
+    status: 'passed',
+    durationMs: 4,
+    attempts: [],
+    args: {},
+    artefacts: [],
+    notices: [],
+    ...over,
+  };
 }
 
 function run(cases: CaseResult[]): RunResult {
-  return { version: 1, startedAt: '2025-01-02T03:04:05.678Z', durationMs: 1234, status: 'failed', provenance: { playbooks: [], wbplay: '0.1.0' }, cases, summary: summarize(cases) };
+  return {
+    version: 1,
+    startedAt: '2025-01-02T03:04:05.678Z',
+    durationMs: 1234,
+    status: 'failed',
+    provenance: { playbooks: [], wbplay: '0.1.0' },
+    cases,
+    summary: summarize(cases),
+  };
 }
 
 test('names and messages from playbooks and servers are escaped, control characters included', () => {
   const nasty = 'a <img src=x onerror=alert(1)> & "b" \'c\' ]]> \u0001\u001b[31m \ud800 end';
   const message = `line one\nline two\twith tab\r\nand CR ${nasty}`;
   const result = run([
-    { id: 'x', name: nasty, playbook: 'p<&>.yaml', status: 'error', durationMs: 5, steps: [step({ status: 'error', description: nasty, error: { code: 'E<1>', message } })] },
+    {
+      id: 'x',
+      name: nasty,
+      playbook: 'p<&>.yaml',
+      status: 'error',
+      durationMs: 5,
+      steps: [step({ status: 'error', description: nasty, error: { code: 'E<1>', message } })],
+    },
   ]);
   const xml = renderJunit(result);
   const root = parseXml(xml);
@@ -134,13 +174,31 @@ test('names and messages from playbooks and servers are escaped, control charact
   assert.equal(tc?.attrs.classname, 'p<&>.yaml');
   const error = tc?.children[0];
   assert.equal(error?.attrs.type, 'E<1>');
-  assert.equal(error?.attrs.message, `E<1>: ${message.replace('\u0001', '\\u0001').replace('\u001b', '\\u001b').replace('\ud800', '\\ud800')}`, 'line breaks, tabs and CR survive in the attribute');
+  assert.equal(
+    error?.attrs.message,
+    `E<1>: ${message.replace('\u0001', '\\u0001').replace('\u001b', '\\u001b').replace('\ud800', '\\ud800')}`,
+    'line breaks, tabs and CR survive in the attribute',
+  );
   assert.ok(!xml.includes('<img'), 'no markup from the data reaches the file');
 });
 
 test('one testsuite per playbook, in the order the run met them, with its own counts', () => {
-  const passed = (id: string, playbook: string): CaseResult => ({ id, name: id, playbook, status: 'passed', durationMs: 1500, steps: [step({})] });
-  const failed = (id: string, playbook: string): CaseResult => ({ id, name: id, playbook, status: 'failed', durationMs: 250, steps: [step({ status: 'failed', error: { code: 'STATE_MISMATCH', message: 'opacity is 0.5, expected 0.8' } })] });
+  const passed = (id: string, playbook: string): CaseResult => ({
+    id,
+    name: id,
+    playbook,
+    status: 'passed',
+    durationMs: 1500,
+    steps: [step({})],
+  });
+  const failed = (id: string, playbook: string): CaseResult => ({
+    id,
+    name: id,
+    playbook,
+    status: 'failed',
+    durationMs: 250,
+    steps: [step({ status: 'failed', error: { code: 'STATE_MISMATCH', message: 'opacity is 0.5, expected 0.8' } })],
+  });
   const root = parseXml(renderJunit(run([passed('a', 'b.yaml'), failed('b', 'a.yaml'), passed('c', 'b.yaml')])));
   checkJunitSchema(root);
   assert.deepEqual(

@@ -35,7 +35,10 @@ test('the line reporter chosen for a terminal colours its output, and NO_COLOR t
     await replay(fanout, events, '/out');
     assert.deepEqual(fanout.failures, []);
     assert.equal(SGR.test(out.text()), coloured, `env ${JSON.stringify(env)}`);
-    assert.match(out.text().replace(new RegExp(SGR.source, 'g'), ''), /FAILED 5 cases: 2 passed, 1 failed, 1 error, 1 skipped in 1\.5 s\n$/);
+    assert.match(
+      out.text().replace(new RegExp(SGR.source, 'g'), ''),
+      /FAILED 5 cases: 2 passed, 1 failed, 1 error, 1 skipped in 1\.5 s\n$/,
+    );
   }
 });
 
@@ -50,7 +53,13 @@ test('a pipe gets plain lines: one per finished step, retry and case, then the s
   assert.equal(lines.filter((l) => / … attempt \d failed: /.test(l)).length, retries);
   assert.deepEqual(
     lines.filter((l) => /^regression · study-\d+ (passed|failed|error|skipped) in /.test(l)),
-    ['regression · study-01 passed in 226 ms [1/5]', 'regression · study-02 failed in 217 ms [2/5]', 'regression · study-03 error in 653 ms [3/5]', 'regression · study-04 passed in 412 ms [4/5]', 'regression · study-05 skipped in 7 ms [5/5]'],
+    [
+      'regression · study-01 passed in 226 ms [1/5]',
+      'regression · study-02 failed in 217 ms [2/5]',
+      'regression · study-03 error in 653 ms [3/5]',
+      'regression · study-04 passed in 412 ms [4/5]',
+      'regression · study-05 skipped in 7 ms [5/5]',
+    ],
   );
   assert.ok(lines.includes('    at playbooks/regression.yaml:14:5'), 'a failure says where it is');
 });
@@ -69,7 +78,22 @@ test('text from playbooks cannot move the cursor', () => {
 });
 
 test('durations and percentages read the same everywhere', () => {
-  assert.deepEqual([0, 12.4, 999, 1000, 1549, 59_999, 60_000, 61_000, 3_599_000, 3_600_000, 7_380_000].map(formatDuration), ['0 ms', '12 ms', '999 ms', '1.0 s', '1.5 s', '59.9 s', '1 m 00 s', '1 m 01 s', '59 m 59 s', '1 h 00 m', '2 h 03 m']);
+  assert.deepEqual(
+    [0, 12.4, 999, 1000, 1549, 59_999, 60_000, 61_000, 3_599_000, 3_600_000, 7_380_000].map(formatDuration),
+    [
+      '0 ms',
+      '12 ms',
+      '999 ms',
+      '1.0 s',
+      '1.5 s',
+      '59.9 s',
+      '1 m 00 s',
+      '1 m 01 s',
+      '59 m 59 s',
+      '1 h 00 m',
+      '2 h 03 m',
+    ],
+  );
   assert.deepEqual([0, 0.00005, 0.0123, 0.3012, 1].map(formatPercent), ['0%', '<0.01%', '1.2%', '30.1%', '100%']);
   assert.equal(formatDuration(-1), '?');
 });

@@ -27,7 +27,9 @@ function shard(whole: RunResult, ids: string[], startedAt: string, durationMs: n
 
 /** Times differ between a sharded and an unsharded run; everything else must not. */
 function withoutTimes(result: RunResult): unknown {
-  return JSON.parse(JSON.stringify(result, (key, value: unknown) => (key === 'startedAt' || key === 'durationMs' ? 0 : value)));
+  return JSON.parse(
+    JSON.stringify(result, (key, value: unknown) => (key === 'startedAt' || key === 'durationMs' ? 0 : value)),
+  );
 }
 
 async function tempDir(): Promise<string> {
@@ -53,7 +55,10 @@ test('the merged report of two halves equals the whole, modulo times and where t
 
     assert.equal(merged.startedAt, '2025-03-14T09:26:53.500Z', 'the earliest start');
     assert.equal(merged.durationMs, 2500, 'from the first start to the last end');
-    assert.deepEqual(merged.cases.map((c) => c.id), ['study-01', 'study-02', 'study-03', 'study-04', 'study-05']);
+    assert.deepEqual(
+      merged.cases.map((c) => c.id),
+      ['study-01', 'study-02', 'study-03', 'study-04', 'study-05'],
+    );
     assert.deepEqual(merged.summary, whole.summary);
     assert.equal(merged.status, whole.status);
     // Each artefact path, followed from the merged folder, lands on the file of its shard.
@@ -80,11 +85,27 @@ test('provenance keeps what the shards agree on; cases keep their own workbench'
   const a = shard(whole, ['study-01'], '2025-03-14T09:26:53.000Z', 10, 'http://a:1');
   const b = shard(whole, ['study-02'], '2025-03-14T09:26:53.000Z', 10, 'http://b:1');
   b.provenance.playbooks.push({ path: 'playbooks/other.yaml', sha256: 'ff' });
-  const merged = mergeRunResults([{ result: a, dir: '/s/a' }, { result: b, dir: '/s/b' }], '/s/out');
-  assert.deepEqual(merged.provenance.workbench, { name: 'wbplay reference workbench', engine_version: '2024.12', api_version: '1.2.0' });
-  assert.deepEqual(merged.provenance.playbooks.map((p) => p.path), ['playbooks/regression.yaml', 'playbooks/other.yaml']);
+  const merged = mergeRunResults(
+    [
+      { result: a, dir: '/s/a' },
+      { result: b, dir: '/s/b' },
+    ],
+    '/s/out',
+  );
+  assert.deepEqual(merged.provenance.workbench, {
+    name: 'wbplay reference workbench',
+    engine_version: '2024.12',
+    api_version: '1.2.0',
+  });
+  assert.deepEqual(
+    merged.provenance.playbooks.map((p) => p.path),
+    ['playbooks/regression.yaml', 'playbooks/other.yaml'],
+  );
   assert.equal(merged.provenance.wbplay, '0.1.0');
-  assert.deepEqual(merged.cases.map((c) => c.workbench), ['http://a:1', 'http://b:1']);
+  assert.deepEqual(
+    merged.cases.map((c) => c.workbench),
+    ['http://a:1', 'http://b:1'],
+  );
 });
 
 test('cases sort by playbook in run order, then by id in natural order', () => {
@@ -92,28 +113,54 @@ test('cases sort by playbook in run order, then by id in natural order', () => {
   const base = whole.cases[0];
   assert.ok(base);
   const make = (id: string, playbook: string) => ({ ...structuredClone(base), id, name: id, playbook });
-  const r: RunResult = { ...whole, cases: [make('s10', 'b.yaml'), make('s2', 'a.yaml'), make('s1', 'b.yaml'), make('s2', 'b.yaml')], provenance: { ...whole.provenance, playbooks: [{ path: 'b.yaml', sha256: '1' }, { path: 'a.yaml', sha256: '2' }] } };
+  const r: RunResult = {
+    ...whole,
+    cases: [make('s10', 'b.yaml'), make('s2', 'a.yaml'), make('s1', 'b.yaml'), make('s2', 'b.yaml')],
+    provenance: {
+      ...whole.provenance,
+      playbooks: [
+        { path: 'b.yaml', sha256: '1' },
+        { path: 'a.yaml', sha256: '2' },
+      ],
+    },
+  };
   const merged = mergeRunResults([{ result: r, dir: '/x' }], '/x');
-  assert.deepEqual(merged.cases.map((c) => `${c.playbook}:${c.id}`), ['b.yaml:s1', 'b.yaml:s2', 'b.yaml:s10', 'a.yaml:s2']);
+  assert.deepEqual(
+    merged.cases.map((c) => `${c.playbook}:${c.id}`),
+    ['b.yaml:s1', 'b.yaml:s2', 'b.yaml:s10', 'a.yaml:s2'],
+  );
 });
 
 test('shards that overlap, or nothing to merge, are clear errors', () => {
   const whole = recordedResult();
   const a = shard(whole, ['study-01', 'study-02'], whole.startedAt, 10, 'http://a');
   const b = shard(whole, ['study-02'], whole.startedAt, 10, 'http://b');
-  assert.throws(() => mergeRunResults([{ result: a, dir: 'out-1' }, { result: b, dir: 'out-2' }], 'merged'), (e: unknown) => {
-    assert.ok(e instanceof ReportError);
-    assert.equal(e.code, 'SHARDS_OVERLAP');
-    assert.match(e.message, /study-02.*out-1.*out-2/);
-    return true;
-  });
+  assert.throws(
+    () =>
+      mergeRunResults(
+        [
+          { result: a, dir: 'out-1' },
+          { result: b, dir: 'out-2' },
+        ],
+        'merged',
+      ),
+    (e: unknown) => {
+      assert.ok(e instanceof ReportError);
+      assert.equal(e.code, 'SHARDS_OVERLAP');
+      assert.match(e.message, /study-02.*out-1.*out-2/);
+      return true;
+    },
+  );
   assert.throws(() => mergeRunResults([], 'merged'), { code: 'NO_REPORTS' });
 });
 
 test('reading a shard report says what is wrong with it and where', async () => {
   const dir = await tempDir();
   try {
-    await assert.rejects(readRunResult(join(dir, 'missing')), (e: unknown) => e instanceof ReportError && e.code === 'REPORT_NOT_FOUND' && e.message.includes('report.json'));
+    await assert.rejects(
+      readRunResult(join(dir, 'missing')),
+      (e: unknown) => e instanceof ReportError && e.code === 'REPORT_NOT_FOUND' && e.message.includes('report.json'),
+    );
     await writeFile(join(dir, 'report.json'), '{"version": 1, "cases": [');
     await assert.rejects(readRunResult(dir), { code: 'REPORT_INVALID', message: /is not valid JSON/ });
     await writeFile(join(dir, 'report.json'), JSON.stringify({ ...recordedResult(), version: 99 }));

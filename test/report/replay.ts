@@ -35,7 +35,12 @@ export async function replay(reporter: Reporter, events: readonly RecordedEvent[
 }
 
 /** A small RGBA image of one colour with a square of another, so expected and actual differ visibly. */
-export function squarePng(size: number, background: [number, number, number], square: [number, number, number], at: number): Buffer {
+export function squarePng(
+  size: number,
+  background: [number, number, number],
+  square: [number, number, number],
+  at: number,
+): Buffer {
   const png = new PNG({ width: size, height: size });
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {

@@ -24,7 +24,9 @@ function assertValid(report: unknown, what: string): void {
 }
 
 test('the golden report validates, and a report of another version does not', async () => {
-  const report = JSON.parse(await readFile(join(root, 'test', 'golden', 'reports', 'report.json'), 'utf8')) as { version: number };
+  const report = JSON.parse(await readFile(join(root, 'test', 'golden', 'reports', 'report.json'), 'utf8')) as {
+    version: number;
+  };
   assertValid(report, 'golden report.json');
   assert.equal(validate({ ...report, version: 2 }), false);
 });
@@ -37,23 +39,39 @@ test('the report of a real run with a retried step, a failed assertion, artefact
     await rm(dir, { recursive: true, force: true });
   });
   await writeDemoData(join(dir, 'data'), { cohort: 2 });
-  await writeFile(join(dir, 'p.yaml'), [
-    'version: 1',
-    'name: Schema',
-    'foreach:',
-    '  csv: data/studies.csv',
-    'steps:',
-    '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
-    '  - screenshot: { of: stdmulti/axial, save: "${out}/${study.name}.png" }',
-    '  - expect_image: { of: stdmulti/axial, golden: "goldens/${study.name}.png" }',
-    '  - expect_state: { of: node:ct, equals: { opacity: 0.5 } }',
-    '',
-  ].join('\n'));
+  await writeFile(
+    join(dir, 'p.yaml'),
+    [
+      'version: 1',
+      'name: Schema',
+      'foreach:',
+      '  csv: data/studies.csv',
+      'steps:',
+      '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
+      '  - screenshot: { of: stdmulti/axial, save: "${out}/${study.name}.png" }',
+      '  - expect_image: { of: stdmulti/axial, golden: "goldens/${study.name}.png" }',
+      '  - expect_state: { of: node:ct, equals: { opacity: 0.5 } }',
+      '',
+    ].join('\n'),
+  );
   const out = join(dir, 'out');
   const plan = loadPlaybook(join(dir, 'p.yaml'), { vars: { out } });
-  await runPlans({ plans: [plan], workbenches: { urls: [wb.url] }, reporter: createReporters(['json'], { outputDir: out, stream: { write: () => true }, isTTY: false, env: {} }), outputDir: out, trace: true, retry: { retries: 2, minDelayMs: 5, maxDelayMs: 10, factor: 1 } });
-  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as { status: string; cases: Array<{ steps: Array<{ attempts: unknown[] }> }> };
+  await runPlans({
+    plans: [plan],
+    workbenches: { urls: [wb.url] },
+    reporter: createReporters(['json'], { outputDir: out, stream: { write: () => true }, isTTY: false, env: {} }),
+    outputDir: out,
+    trace: true,
+    retry: { retries: 2, minDelayMs: 5, maxDelayMs: 10, factor: 1 },
+  });
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as {
+    status: string;
+    cases: Array<{ steps: Array<{ attempts: unknown[] }> }>;
+  };
   assert.equal(report.status, 'failed');
-  assert.ok(report.cases.some((c) => c.steps.some((s) => s.attempts.length > 1)), 'a step was retried');
+  assert.ok(
+    report.cases.some((c) => c.steps.some((s) => s.attempts.length > 1)),
+    'a step was retried',
+  );
   assertValid(report, 'report.json of the run');
 });

@@ -11,9 +11,15 @@ const SGR = /\u001b\[[0-9;]*m/;
 const SGR_ALL = new RegExp(SGR.source, 'g');
 
 /** A terminal as far as the reporter can tell: it says it is a TTY and has a size. */
-function fakeTerminal(isTTY = true): { stream: { isTTY: boolean; columns: number; rows: number; write(chunk: string): boolean }; text: () => string } {
+function fakeTerminal(isTTY = true): {
+  stream: { isTTY: boolean; columns: number; rows: number; write(chunk: string): boolean };
+  text: () => string;
+} {
   let text = '';
-  return { stream: { isTTY, columns: 120, rows: 40, write: (chunk: string) => ((text += chunk), true) }, text: () => text };
+  return {
+    stream: { isTTY, columns: 120, rows: 40, write: (chunk: string) => ((text += chunk), true) },
+    text: () => text,
+  };
 }
 
 /** What is on the screen at the end: the last frame log-update drew, then what came after it. */
@@ -38,7 +44,10 @@ test('on a terminal, cases and their steps are drawn live and the summary follow
   assert.match(screen, /^ {2}↓ step 5 screenshot stdmulti\/3d to shots\/study-02\/3d\.png · step 4 \(expect_i/m);
   assert.match(screen, /^ {2}✖ step 1 load data\/study-03\.nrrd as ct · error: SERVICE_UNAVAILABLE/m);
   assert.match(screen, /^notice: golden goldens\/sagittal\.png was missing/m);
-  assert.match(screen, /^Failures:\n {2}regression · study-02 › step 4 expect_image .*IMAGE_DIFFERENT.*\(playbooks\/regression\.yaml:14:5\)$/m);
+  assert.match(
+    screen,
+    /^Failures:\n {2}regression · study-02 › step 4 expect_image .*IMAGE_DIFFERENT.*\(playbooks\/regression\.yaml:14:5\)$/m,
+  );
   assert.match(screen, /FAILED 5 cases: 2 passed, 1 failed, 1 error, 1 skipped in 1\.5 s\n$/);
 });
 
@@ -55,8 +64,14 @@ test("without a terminal, listr2's line renderer reports each event, naming the 
   const text = term.text();
   assert.ok(!text.includes('\u001b['), 'nothing is redrawn');
   assert.match(text, /^✔ regression · study-01 › step 1 load data\/study-01\.nrrd as ct · 120 ms$/m);
-  assert.match(text, /^✖ regression · study-02 › step 4 expect_image .* \[FAILED: failed: IMAGE_DIFFERENT: 1234 pixels differ/m);
-  assert.match(text, /^↓ regression · study-03 › step 2 set opacity of ct to 0\.8 \[SKIPPED: step 1 \(load, line 9\) could not run\]$/m);
+  assert.match(
+    text,
+    /^✖ regression · study-02 › step 4 expect_image .* \[FAILED: failed: IMAGE_DIFFERENT: 1234 pixels differ/m,
+  );
+  assert.match(
+    text,
+    /^↓ regression · study-03 › step 2 set opacity of ct to 0\.8 \[SKIPPED: step 1 \(load, line 9\) could not run\]$/m,
+  );
   assert.match(text, /FAILED 5 cases: 2 passed, 1 failed, 1 error, 1 skipped in 1\.5 s\n$/);
 });
 
@@ -68,7 +83,18 @@ test('a cohort shows overall progress, failures and one row per worker', async (
   await replay(
     {
       ...Object.fromEntries(
-        (['onRunStart', 'onCaseStart', 'onStepStart', 'onStepRetry', 'onStepEnd', 'onCaseEnd', 'onNotice', 'onRunEnd'] as const).map((name) => [
+        (
+          [
+            'onRunStart',
+            'onCaseStart',
+            'onStepStart',
+            'onStepRetry',
+            'onStepEnd',
+            'onCaseEnd',
+            'onNotice',
+            'onRunEnd',
+          ] as const
+        ).map((name) => [
           name,
           (...args: unknown[]) => {
             const result = (reporter[name] as (...a: unknown[]) => unknown).apply(reporter, args);
@@ -107,7 +133,14 @@ test('cases the runner never started (fail-fast, Ctrl-C) end the display instead
 test('progress: rate counts cases that ran, the ETA follows from it', () => {
   const start = 0;
   const p = new CohortProgress(10, start);
-  const done = (id: string, status: CaseResult['status']): CaseResult => ({ id, name: id, playbook: 'p', status, durationMs: 1, steps: [] });
+  const done = (id: string, status: CaseResult['status']): CaseResult => ({
+    id,
+    name: id,
+    playbook: 'p',
+    status,
+    durationMs: 1,
+    steps: [],
+  });
   assert.equal(p.ratePerMinute(30_000), undefined);
   assert.match(p.describe(30_000), /0\/10 done · 0 failed · 0 errors · ETA …$/);
   p.finish(done('a', 'skipped'));

@@ -12,13 +12,15 @@ export interface XmlElement {
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-// eslint-disable-next-line no-control-regex
-const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_XML =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.:-]*/;
 
 export function parseXml(source: string): XmlElement {
   const bad = NOT_XML.exec(source);
-  if (bad) throw new Error(`character U+${bad[0].charCodeAt(0).toString(16)} is not allowed in XML (offset ${bad.index})`);
+  if (bad)
+    throw new Error(`character U+${bad[0].charCodeAt(0).toString(16)} is not allowed in XML (offset ${bad.index})`);
   let pos = 0;
   const fail = (why: string): never => {
     throw new Error(`${why} at offset ${pos}: ${JSON.stringify(source.slice(pos, pos + 40))}`);

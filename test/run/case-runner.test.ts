@@ -9,16 +9,29 @@ class Transient extends Error {}
 
 const classify = (err: unknown): Classified => ({
   retryable: err instanceof Transient,
-  info: { code: err instanceof Transient ? 'HTTP_503' : ((err as { code?: string }).code ?? 'ERROR'), message: (err as Error).message },
+  info: {
+    code: err instanceof Transient ? 'HTTP_503' : ((err as { code?: string }).code ?? 'ERROR'),
+    message: (err as Error).message,
+  },
 });
 
 function step(index: number, run: RunnableStep['run']): RunnableStep {
-  return { index, kind: 'set', description: `step ${index}`, span: { file: 'p.yaml', line: index + 5, col: 5 }, args: {}, run };
+  return {
+    index,
+    kind: 'set',
+    description: `step ${index}`,
+    span: { file: 'p.yaml', line: index + 5, col: 5 },
+    args: {},
+    run,
+  };
 }
 
 const info: CaseInfo = { id: 'main', name: 'main', playbook: 'p.yaml', steps: [] };
 
-async function run(steps: RunnableStep[], timeoutMs = 1000): Promise<{ result: Awaited<ReturnType<typeof runCase>>; ended: StepResult[] }> {
+async function run(
+  steps: RunnableStep[],
+  timeoutMs = 1000,
+): Promise<{ result: Awaited<ReturnType<typeof runCase>>; ended: StepResult[] }> {
   const ended: StepResult[] = [];
   const result = await runCase(info, steps, {
     policy: { retries: 2, minDelayMs: 1, maxDelayMs: 2, factor: 2 },
@@ -79,7 +92,13 @@ test('a permanent error ends the case as an error; a step past its timeout is ab
   let aborted = false;
   const slow = await run(
     [
-      step(1, (ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => ((aborted = true), resolve({ status: "passed" }))))),
+      step(
+        1,
+        (ctx) =>
+          new Promise((resolve) =>
+            ctx.signal.addEventListener('abort', () => ((aborted = true), resolve({ status: 'passed' }))),
+          ),
+      ),
     ],
     30,
   );

@@ -26,15 +26,32 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('merged shard reports carry the cohort\'s contact sheet, as the unsharded report does', async () => {
+test("merged shard reports carry the cohort's contact sheet, as the unsharded report does", async () => {
   const withSheet = join(dir, 'sheet.yaml');
   const text = await readFile(cohort.playbook, 'utf8');
-  await writeFile(withSheet, text.replace('steps:', 'contact_sheet:\n  tile: "${out}/${study.name}/axial.png"\n  label: "${study.name}"\n  save: "${out}/contact-sheet.png"\nsteps:'));
+  await writeFile(
+    withSheet,
+    text.replace(
+      'steps:',
+      'contact_sheet:\n  tile: "${out}/${study.name}/axial.png"\n  label: "${study.name}"\n  save: "${out}/contact-sheet.png"\nsteps:',
+    ),
+  );
   const run = (out: string, shard?: Shard): Promise<RunResult> =>
-    runPlans({ plans: [loadPlaybook(withSheet, { vars: { out }, env: {}, displayRoot: dir })], workbenches: embeddedWorkbenches(1), reporter: new JsonReporter(out), outputDir: out, retry: FAST_RETRY, ...(shard ? { shard } : {}) });
+    runPlans({
+      plans: [loadPlaybook(withSheet, { vars: { out }, env: {}, displayRoot: dir })],
+      workbenches: embeddedWorkbenches(1),
+      reporter: new JsonReporter(out),
+      outputDir: out,
+      retry: FAST_RETRY,
+      ...(shard ? { shard } : {}),
+    });
 
   const whole = await run(join(dir, 'whole'));
-  assert.deepEqual(whole.figures?.map((f) => [f.kind, f.path, f.sheet?.tiles.length]), [['figure', 'contact-sheet.png', 4]], 'the unsharded run has its contact sheet');
+  assert.deepEqual(
+    whole.figures?.map((f) => [f.kind, f.path, f.sheet?.tiles.length]),
+    [['figure', 'contact-sheet.png', 4]],
+    'the unsharded run has its contact sheet',
+  );
   for (const index of [1, 2]) await run(join(dir, `shard-${index}`), { index, count: 2 });
   const mergedDir = join(dir, 'merged');
   const merged = await mergeReports([join(dir, 'shard-1'), join(dir, 'shard-2')], mergedDir);
@@ -52,7 +69,16 @@ test('two cohort playbooks with the same name resume independently in one output
   await writeFile(second, text.replace('out: out', 'out: out-second'));
   const out = join(dir, 'two-playbooks');
   const run = (): Promise<RunResult> =>
-    runPlans({ plans: [loadPlaybook(cohort.playbook, { env: {}, displayRoot: dir }), loadPlaybook(second, { env: {}, displayRoot: dir })], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY });
+    runPlans({
+      plans: [
+        loadPlaybook(cohort.playbook, { env: {}, displayRoot: dir }),
+        loadPlaybook(second, { env: {}, displayRoot: dir }),
+      ],
+      workbenches: embeddedWorkbenches(1),
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+    });
   const first = await run();
   assert.equal(first.summary.passed, 8);
   const again = await run();

@@ -11,7 +11,17 @@ import type { CaseInfo, RunResult } from '../../src/result/result.js';
 import { runPlans } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { redact } from '../../src/run/workbenches.js';
-import { cohortPlan, differingPixels, FAST_RETRY, makeCohort, onlyStudy, pixels, SHOTS, wbplay, type Cohort } from '../helpers/cohort.js';
+import {
+  cohortPlan,
+  differingPixels,
+  FAST_RETRY,
+  makeCohort,
+  onlyStudy,
+  pixels,
+  SHOTS,
+  wbplay,
+  type Cohort,
+} from '../helpers/cohort.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
 type Pixels = Awaited<ReturnType<typeof pixels>>;
@@ -27,7 +37,13 @@ before(async () => {
   const plan = cohortPlan(cohort, join(dir, 'alone'));
   for (const c of plan.cases) {
     // An embedded workbench of count 1 is started for this run only: a fresh scene.
-    const result = await runPlans({ plans: [onlyStudy(plan, c.id)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, 'alone', c.id), retry: FAST_RETRY });
+    const result = await runPlans({
+      plans: [onlyStudy(plan, c.id)],
+      workbenches: embeddedWorkbenches(1),
+      reporter: {},
+      outputDir: join(dir, 'alone', c.id),
+      retry: FAST_RETRY,
+    });
     assert.equal(result.status, 'passed', `${c.id} alone`);
     alone.set(c.id, await shotsOf(join(dir, 'alone'), c.id));
   }
@@ -49,7 +65,11 @@ async function assertAsAlone(out: string, study: string, context: string): Promi
   assert.ok(expected, `reference of ${study}`);
   const actual = await shotsOf(out, study);
   for (const shot of SHOTS) {
-    assert.equal(differingPixels(actual.get(shot)!, expected.get(shot)!), 0, `${context}: ${study}/${shot} has the pixels of ${study} run alone`);
+    assert.equal(
+      differingPixels(actual.get(shot)!, expected.get(shot)!),
+      0,
+      `${context}: ${study}/${shot} has the pixels of ${study} run alone`,
+    );
   }
 }
 
@@ -60,7 +80,9 @@ const statuses = (r: RunResult): Array<[string, string]> => r.cases.map((c) => [
 function loadedUids(r: RunResult, id: string): string[] {
   const c = r.cases.find((x) => x.id === id);
   assert.ok(c, `case ${id}`);
-  return c.steps.filter((s) => s.kind === 'load').map((s) => (s.resolvedArgs as { uid?: string } | undefined)?.uid ?? '(none)');
+  return c.steps
+    .filter((s) => s.kind === 'load')
+    .map((s) => (s.resolvedArgs as { uid?: string } | undefined)?.uid ?? '(none)');
 }
 
 test('the demo studies look clearly different, so a leftover of one would show in the next', () => {
@@ -84,7 +106,13 @@ test('the pixel comparison sees a study drawn over the nodes of another', async 
   const plan = cohortPlan(cohort, join(dir, 'dirty'));
   const [first, second] = plan.cases.map((c) => c.id);
   for (const id of [first!, second!]) {
-    const r = await runPlans({ plans: [onlyStudy(plan, id)], workbenches: { urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'dirty', id), retry: FAST_RETRY });
+    const r = await runPlans({
+      plans: [onlyStudy(plan, id)],
+      workbenches: { urls: [wb.url] },
+      reporter: {},
+      outputDir: join(dir, 'dirty', id),
+      retry: FAST_RETRY,
+    });
     assert.equal(r.status, 'passed');
   }
   const dirty = await shotsOf(join(dir, 'dirty'), second!);
@@ -92,12 +120,21 @@ test('the pixel comparison sees a study drawn over the nodes of another', async 
   assert.ok(changed.length > 0, 'leftover nodes change at least one screenshot');
 });
 
-test('isolation: on one workbench each study has the pixels it has alone, and only the last study\'s nodes remain', async (t) => {
+test("isolation: on one workbench each study has the pixels it has alone, and only the last study's nodes remain", async (t) => {
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
   const out = join(dir, 'shared');
-  const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { urls: [wb.url] }, reporter: {}, outputDir: out, retry: FAST_RETRY });
-  assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, 'passed']));
+  const result = await runPlans({
+    plans: [cohortPlan(cohort, out)],
+    workbenches: { urls: [wb.url] },
+    reporter: {},
+    outputDir: out,
+    retry: FAST_RETRY,
+  });
+  assert.deepEqual(
+    statuses(result),
+    cohort.studies.map((s) => [s.name, 'passed']),
+  );
   for (const c of result.cases) assert.equal(c.workbench, redact(wb.url));
   for (const study of ids(result)) await assertAsAlone(out, study, 'one workbench');
 
@@ -118,16 +155,33 @@ test('failure isolation: a corrupt data file errs that study only; the others pa
   // The label, not the CT: the CT node of the broken study is created, so the next study on
   // the same workbench must also be cleared of a case that erred.
   await writeFile(join(broken, 'data', bad, 'tumour-label.nrrd'), 'NRRD0004\nthis is not an image at all\n'.repeat(40));
-  const plan = cohortPlan({ ...cohort, dir: broken, data: join(broken, 'data'), playbook: join(broken, 'cohort.yaml') }, join(broken, 'out'));
+  const plan = cohortPlan(
+    { ...cohort, dir: broken, data: join(broken, 'data'), playbook: join(broken, 'cohort.yaml') },
+    join(broken, 'out'),
+  );
 
-  const result = await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(broken, 'out'), retry: FAST_RETRY });
-  assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, s.name === bad ? 'error' : 'passed']));
+  const result = await runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: {},
+    outputDir: join(broken, 'out'),
+    retry: FAST_RETRY,
+  });
+  assert.deepEqual(
+    statuses(result),
+    cohort.studies.map((s) => [s.name, s.name === bad ? 'error' : 'passed']),
+  );
   assert.deepEqual(result.summary, { total: 3, passed: 2, failed: 0, error: 1, skipped: 0 });
   assert.equal(result.status, 'error');
   const failed = result.cases.find((c) => c.id === bad)!;
-  assert.deepEqual(failed.steps.map((s) => s.status), ['passed', 'error', ...failed.steps.slice(2).map(() => 'skipped')], 'the label load errs, the rest of the study is skipped');
+  assert.deepEqual(
+    failed.steps.map((s) => s.status),
+    ['passed', 'error', ...failed.steps.slice(2).map(() => 'skipped')],
+    'the label load errs, the rest of the study is skipped',
+  );
   assert.ok(failed.steps[1]!.error?.code, 'the error has a code');
-  for (const c of result.cases) if (c.id !== bad) await assertAsAlone(join(broken, 'out'), c.id, 'after a broken study');
+  for (const c of result.cases)
+    if (c.id !== bad) await assertAsAlone(join(broken, 'out'), c.id, 'after a broken study');
 
   // The same through the CLI: exit code 1, the summary in report.json, the failure named.
   const cli = await wbplay(['run', 'cohort.yaml', '--out', 'cli-out', '--reporter', 'line', '--retries', '1'], broken);
@@ -149,7 +203,10 @@ test('workers: two embedded workbenches share the cohort, both are used, every o
     outputDir: out,
     retry: FAST_RETRY,
   });
-  assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, 'passed']));
+  assert.deepEqual(
+    statuses(result),
+    cohort.studies.map((s) => [s.name, 'passed']),
+  );
   assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set(['embedded #1', 'embedded #2']));
   assert.deepEqual(started.map(([id]) => id).sort(), ids(result), 'each study started once');
   for (const c of plan.cases) {
@@ -171,17 +228,32 @@ test('a workbench that never answered leaves the pool before any case; every stu
     plans: [cohortPlan(cohort, out)],
     // The dead one first: it takes the first study.
     workbenches: { urls: [deadUrl, live.url] },
-    reporter: { onNotice: (m: string) => notices.push(m), onCaseStart: (c: CaseInfo, worker: number) => started.push([c.id, worker]) },
+    reporter: {
+      onNotice: (m: string) => notices.push(m),
+      onCaseStart: (c: CaseInfo, worker: number) => started.push([c.id, worker]),
+    },
     outputDir: out,
     retry: FAST_RETRY,
   });
-  assert.deepEqual(statuses(result), cohort.studies.map((s) => [s.name, 'passed']));
+  assert.deepEqual(
+    statuses(result),
+    cohort.studies.map((s) => [s.name, 'passed']),
+  );
   for (const c of result.cases) assert.equal(c.workbench, redact(live.url), `${c.id} ran on the live workbench`);
   const first = cohort.studies[0]!.name;
-  assert.deepEqual(started.filter(([id]) => id === first).map(([, w]) => w), [1], 'no study started on the dead workbench');
+  assert.deepEqual(
+    started.filter(([id]) => id === first).map(([, w]) => w),
+    [1],
+    'no study started on the dead workbench',
+  );
   assert.equal(notices.length, 1, notices.join('\n'));
   // It never answered, so it is not said to have stopped answering.
-  assert.match(notices[0]!, new RegExp(`^nothing answers at ${redact(deadUrl).replace(/[.]/g, '\\.')}: the connection was refused; that workbench leaves the pool before any case ran$`));
+  assert.match(
+    notices[0]!,
+    new RegExp(
+      `^nothing answers at ${redact(deadUrl).replace(/[.]/g, '\\.')}: the connection was refused; that workbench leaves the pool before any case ran$`,
+    ),
+  );
   for (const study of ids(result)) await assertAsAlone(out, study, 'after a dead workbench');
 });
 
@@ -206,8 +278,15 @@ test('a workbench that dies mid-cohort leaves the pool; the study it could not s
     outputDir: out,
     retry: FAST_RETRY,
   });
-  assert.deepEqual(statuses(result), cohort5.studies.map((s) => [s.name, 'passed']));
-  assert.equal(result.cases.filter((c) => c.workbench === dyingLabel).length, 1, 'one study ran on the workbench before it died');
+  assert.deepEqual(
+    statuses(result),
+    cohort5.studies.map((s) => [s.name, 'passed']),
+  );
+  assert.equal(
+    result.cases.filter((c) => c.workbench === dyingLabel).length,
+    1,
+    'one study ran on the workbench before it died',
+  );
   assert.equal(notices.length, 1, notices.join('\n'));
   assert.match(notices[0]!, /stopped answering during .*runs again on another workbench/);
   // The first three studies are the ones of the reference set; each looks as it does alone.

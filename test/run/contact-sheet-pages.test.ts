@@ -38,12 +38,31 @@ test('five studies at two per sheet give three numbered sheets and an index; mer
   await writeFile(join(dir, 'pages.yaml'), PLAYBOOK);
   const run = async (out: string, shard?: string) => {
     const plan = loadPlaybook(join(dir, 'pages.yaml'), { vars: { out: join(dir, out) } });
-    return runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: createReporters(['json'], { outputDir: join(dir, out), stream: { write: () => true }, isTTY: false, env: {} }), outputDir: join(dir, out), retry: FAST_RETRY, ...(shard ? { shard: parseShard(shard) } : {}) });
+    return runPlans({
+      plans: [plan],
+      workbenches: embeddedWorkbenches(1),
+      reporter: createReporters(['json'], {
+        outputDir: join(dir, out),
+        stream: { write: () => true },
+        isTTY: false,
+        env: {},
+      }),
+      outputDir: join(dir, out),
+      retry: FAST_RETRY,
+      ...(shard ? { shard: parseShard(shard) } : {}),
+    });
   };
 
   const whole = await run('whole');
   assert.equal(whole.status, 'passed');
-  assert.deepEqual(whole.figures!.map((f) => [f.path, f.sheet!.page, f.sheet!.tiles.length]), [['sheet-001.png', 1, 2], ['sheet-002.png', 2, 2], ['sheet-003.png', 3, 1]]);
+  assert.deepEqual(
+    whole.figures!.map((f) => [f.path, f.sheet!.page, f.sheet!.tiles.length]),
+    [
+      ['sheet-001.png', 1, 2],
+      ['sheet-002.png', 2, 2],
+      ['sheet-003.png', 3, 1],
+    ],
+  );
   const files = (await readdir(join(dir, 'whole'))).filter((f) => f.startsWith('sheet'));
   assert.deepEqual(files.sort(), ['sheet-001.png', 'sheet-002.png', 'sheet-003.png', 'sheet-index.csv']);
   const index = (await readFile(join(dir, 'whole', 'sheet-index.csv'), 'utf8')).trim().split('\n');
@@ -53,8 +72,15 @@ test('five studies at two per sheet give three numbered sheets and an index; mer
 
   for (const shard of ['1/2', '2/2']) assert.equal((await run(`shard-${shard[0]}`, shard)).status, 'passed');
   const merged = await mergeReports([join(dir, 'shard-1'), join(dir, 'shard-2')], join(dir, 'merged'));
-  assert.deepEqual(merged.figures!.map((f) => [f.path, f.sheet!.tiles.map((x) => x.case)]), whole.figures!.map((f) => [f.path, f.sheet!.tiles.map((x) => x.case)]));
+  assert.deepEqual(
+    merged.figures!.map((f) => [f.path, f.sheet!.tiles.map((x) => x.case)]),
+    whole.figures!.map((f) => [f.path, f.sheet!.tiles.map((x) => x.case)]),
+  );
   for (const page of ['sheet-001.png', 'sheet-002.png', 'sheet-003.png']) {
-    assert.equal(differingPixels(await pixels(join(dir, 'merged', page)), await pixels(join(dir, 'whole', page))), 0, page);
+    assert.equal(
+      differingPixels(await pixels(join(dir, 'merged', page)), await pixels(join(dir, 'whole', page))),
+      0,
+      page,
+    );
   }
 });

@@ -6,7 +6,11 @@ import { parseShard, selectShard } from '../../src/run/shard.js';
 
 function load(path: string): Record<string, unknown> {
   const doc = parseDocument(readFileSync(path, 'utf8'), { uniqueKeys: true });
-  assert.deepEqual(doc.errors.map((e) => e.message), [], `${path} parses`);
+  assert.deepEqual(
+    doc.errors.map((e) => e.message),
+    [],
+    `${path} parses`,
+  );
   return doc.toJS() as Record<string, unknown>;
 }
 
@@ -19,7 +23,10 @@ function coversCohort(shardSpecs: string[], env: (spec: string) => NodeJS.Proces
 
 test('the GitHub Actions example shards the cohort over its matrix and merges the shards', () => {
   const wf = load('examples/github-actions/cohort-sharded.yml') as {
-    jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Array<{ run?: string }> }; report: { needs: string; steps: Array<{ run?: string }> } };
+    jobs: {
+      shard: { strategy: { matrix: { shard: number[] } }; steps: Array<{ run?: string }> };
+      report: { needs: string; steps: Array<{ run?: string }> };
+    };
   };
   const matrix = wf.jobs.shard.strategy.matrix.shard;
   const run = wf.jobs.shard.steps.map((s) => s.run ?? '').find((r) => r.includes('wbplay run'));
@@ -38,7 +45,11 @@ test('the Kubernetes example is an Indexed Job whose pods pick their shard from 
   const job = load('examples/kubernetes/cohort-indexed-job.yaml') as {
     apiVersion: string;
     kind: string;
-    spec: { completionMode: string; completions: number; template: { spec: { containers: Array<{ command: string[]; args: string[] }> } } };
+    spec: {
+      completionMode: string;
+      completions: number;
+      template: { spec: { containers: Array<{ command: string[]; args: string[] }> } };
+    };
   };
   assert.equal(job.apiVersion, 'batch/v1');
   assert.equal(job.kind, 'Job');
@@ -59,11 +70,21 @@ test('the Kubernetes example is an Indexed Job whose pods pick their shard from 
 
 test('the GitHub Actions real-workbench variant launches MITK under a virtual display for each shard and merges them', () => {
   const wf = load('examples/github-actions/cohort-sharded-mitk.yml') as {
-    jobs: { shard: { strategy: { matrix: { shard: number[] } }; steps: Array<{ run?: string; env?: Record<string, string> }> }; report: { needs: string; steps: Array<{ run?: string }> } };
+    jobs: {
+      shard: {
+        strategy: { matrix: { shard: number[] } };
+        steps: Array<{ run?: string; env?: Record<string, string> }>;
+      };
+      report: { needs: string; steps: Array<{ run?: string }> };
+    };
   };
   const matrix = wf.jobs.shard.strategy.matrix.shard;
   const step = wf.jobs.shard.steps.find((s) => (s.run ?? '').includes('wbplay run'))!;
-  assert.match(step.run!, /^xvfb-run -a npx wbplay run playbooks\/cohort\.yaml --launch /, 'MITK is launched by wbplay, under Xvfb');
+  assert.match(
+    step.run!,
+    /^xvfb-run -a npx wbplay run playbooks\/cohort\.yaml --launch /,
+    'MITK is launched by wbplay, under Xvfb',
+  );
   assert.ok(step.env?.MITK_WORKBENCH, 'the executable comes from MITK_WORKBENCH');
   assert.doesNotMatch(step.run!, /--url/);
   const m = /--shard \$\{\{ matrix\.shard \}\}\/(\d+)/.exec(step.run!);
@@ -74,8 +95,21 @@ test('the GitHub Actions real-workbench variant launches MITK under a virtual di
 });
 
 test('the Kubernetes real-workbench variant runs MITK as a sidecar with its REST server enabled, ready through /health, the token from a Secret', () => {
-  interface Container { name: string; command?: string[]; args?: string[]; restartPolicy?: string; startupProbe?: { httpGet?: { path: string; port: number } }; env?: Array<{ name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }> }
-  const job = load('examples/kubernetes/cohort-indexed-job-mitk.yaml') as { spec: { completionMode: string; completions: number; template: { spec: { initContainers: Container[]; containers: Container[] } } } };
+  interface Container {
+    name: string;
+    command?: string[];
+    args?: string[];
+    restartPolicy?: string;
+    startupProbe?: { httpGet?: { path: string; port: number } };
+    env?: Array<{ name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
+  }
+  const job = load('examples/kubernetes/cohort-indexed-job-mitk.yaml') as {
+    spec: {
+      completionMode: string;
+      completions: number;
+      template: { spec: { initContainers: Container[]; containers: Container[] } };
+    };
+  };
   const { initContainers, containers } = job.spec.template.spec;
   const mitk = initContainers.find((c) => c.name === 'mitk')!;
   assert.equal(mitk.restartPolicy, 'Always', 'a native sidecar: started, and probed, before wbplay');
@@ -83,10 +117,17 @@ test('the Kubernetes real-workbench variant runs MITK as a sidecar with its REST
   assert.deepEqual(mitk.command!.slice(0, 2), ['xvfb-run', '-a']);
   assert.ok(mitk.command!.includes('--MITK.preferences-override'));
   const prefs = initContainers.find((c) => c.name === 'preferences')!;
-  assert.match(prefs.args!.join('\n'), /name="org\.mitk\.restapi"[\s\S]*name="enabled" value="true"[\s\S]*name="requireAuth" value="true"[\s\S]*name="apiToken" value="\$TOKEN"/);
+  assert.match(
+    prefs.args!.join('\n'),
+    /name="org\.mitk\.restapi"[\s\S]*name="enabled" value="true"[\s\S]*name="requireAuth" value="true"[\s\S]*name="apiToken" value="\$TOKEN"/,
+  );
   const wbplay = containers[0]!;
   const args = [...wbplay.command!, ...wbplay.args!];
   assert.equal(args[args.indexOf('--url') + 1], 'http://127.0.0.1:8080');
-  assert.equal(wbplay.env!.find((e) => e.name === 'WORKBENCH_TOKEN')?.valueFrom?.secretKeyRef?.name, 'mitk-rest', 'the default token variable, from the Secret');
+  assert.equal(
+    wbplay.env!.find((e) => e.name === 'WORKBENCH_TOKEN')?.valueFrom?.secretKeyRef?.name,
+    'mitk-rest',
+    'the default token variable, from the Secret',
+  );
   assert.equal(args[args.indexOf('--shard') + 1], `env:JOB_COMPLETION_INDEX/${job.spec.completions}`);
 });

@@ -42,19 +42,28 @@ test('each record appends one line: what is written per study does not grow with
     const sizes: number[] = [];
     let before = 0;
     for (let i = 0; i < 200; i++) {
-      await j.record(`study-${String(i).padStart(4, '0')}`, { inputHash: 'h'.repeat(64), outputs: { [`/out/study-${i}/axial.png`]: 's'.repeat(64) }, finishedAt: '2026-01-01T00:00:00.000Z' });
+      await j.record(`study-${String(i).padStart(4, '0')}`, {
+        inputHash: 'h'.repeat(64),
+        outputs: { [`/out/study-${i}/axial.png`]: 's'.repeat(64) },
+        finishedAt: '2026-01-01T00:00:00.000Z',
+      });
       const size = (await readFile(join(dir, JOURNAL_NAME))).length;
       sizes.push(size - before);
       before = size;
     }
-    assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 4, `bytes per record ${Math.min(...sizes)}..${Math.max(...sizes)}`);
+    assert.ok(
+      Math.max(...sizes) - Math.min(...sizes) <= 4,
+      `bytes per record ${Math.min(...sizes)}..${Math.max(...sizes)}`,
+    );
   });
 });
 
 test('concurrent records all land as whole lines, and no temporary file is left behind', async () => {
   await withDir(async (dir) => {
     const j = await Journal.open(dir);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => j.record(`s${i}`, { inputHash: String(i), outputs: {}, finishedAt: 'now' })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => j.record(`s${i}`, { inputHash: String(i), outputs: {}, finishedAt: 'now' })),
+    );
     const reread = await Journal.open(dir);
     for (let i = 0; i < 20; i++) assert.ok(reread.has(`s${i}`));
     assert.equal(reread.notice, undefined);
@@ -81,7 +90,12 @@ test('a torn last line (a kill mid-append) is ignored quietly; a damaged line el
 test('compaction leaves one line per study, the last record of each, in study order', async () => {
   await withDir(async (dir) => {
     const j = await Journal.open(dir);
-    for (const [study, hash] of [['b', '1'], ['a', '1'], ['b', '2']] as const) await j.record(study, { inputHash: hash, outputs: {}, finishedAt: 'now' });
+    for (const [study, hash] of [
+      ['b', '1'],
+      ['a', '1'],
+      ['b', '2'],
+    ] as const)
+      await j.record(study, { inputHash: hash, outputs: {}, finishedAt: 'now' });
     await j.compact();
     const text = await readFile(join(dir, JOURNAL_NAME), 'utf8');
     assert.equal(text.trim().split('\n').length, 2);
@@ -97,7 +111,14 @@ test('a folder written by an earlier version resumes from its wbplay-manifest.js
     const out = join(dir, 'axial.png');
     await writeFile(out, 'pixels');
     const sha = await (await Journal.open(dir)).hasher.hash(out);
-    await writeFile(join(dir, 'wbplay-manifest.json'), JSON.stringify({ version: 1, studies: { s1: { inputHash: 'in', outputs: { [out]: sha }, finishedAt: 'then' } }, files: {} }));
+    await writeFile(
+      join(dir, 'wbplay-manifest.json'),
+      JSON.stringify({
+        version: 1,
+        studies: { s1: { inputHash: 'in', outputs: { [out]: sha }, finishedAt: 'then' } },
+        files: {},
+      }),
+    );
     assert.equal(await (await Journal.open(dir)).isUpToDate('s1', 'in'), true);
   });
 });

@@ -9,7 +9,10 @@ interface Slot extends PoolSlot {
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test('every item runs once, on any slot, never two at a time on one slot', async () => {
-  const slots: Slot[] = [{ id: 1, label: 'a' }, { id: 2, label: 'b' }];
+  const slots: Slot[] = [
+    { id: 1, label: 'a' },
+    { id: 2, label: 'b' },
+  ];
   const busy = new Set<number>();
   const ran: Array<[number, number]> = [];
   const results = await runPool([1, 2, 3, 4, 5], slots, {
@@ -30,7 +33,10 @@ test('every item runs once, on any slot, never two at a time on one slot', async
 });
 
 test('a dead slot leaves the pool and its item gets one more try elsewhere', async () => {
-  const slots: Slot[] = [{ id: 1, label: 'dies' }, { id: 2, label: 'lives' }];
+  const slots: Slot[] = [
+    { id: 1, label: 'dies' },
+    { id: 2, label: 'lives' },
+  ];
   const attempts: Array<[string, number]> = [];
   const lost: string[] = [];
   const results = await runPool(['x', 'y', 'z'], slots, {

@@ -12,7 +12,16 @@ import type { RunResult } from '../../src/result/result.js';
 import { JOURNAL_NAME, readJournalText, type StudyRecord } from '../../src/run/journal.js';
 import { runPlans, type RunOptions } from '../../src/run/runner.js';
 import { embeddedWorkbenches } from '../../src/sim/embedded.js';
-import { cohortPlan, FAST_RETRY, makeCohort, pixels, SHOTS, spawnWbplay, wbplay, type Cohort } from '../helpers/cohort.js';
+import {
+  cohortPlan,
+  FAST_RETRY,
+  makeCohort,
+  pixels,
+  SHOTS,
+  spawnWbplay,
+  wbplay,
+  type Cohort,
+} from '../helpers/cohort.js';
 
 let dir = '';
 
@@ -35,10 +44,15 @@ async function readManifest(out: string): Promise<ManifestData> {
   return { studies: Object.fromEntries(readJournalText(await readFile(join(out, JOURNAL_NAME), 'utf8')).studies) };
 }
 
-const readReport = async (out: string): Promise<RunResult> => JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+const readReport = async (out: string): Promise<RunResult> =>
+  JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
 /** A study's manifest key: the playbook as seen from the output folder, and the case id. */
-const key = (cohort: Cohort, study: string, out: string): string => `${relative(out, cohort.playbook).split(sep).join('/')}#${study}`;
-const sha256 = async (path: string): Promise<string> => createHash('sha256').update(await readFile(path)).digest('hex');
+const key = (cohort: Cohort, study: string, out: string): string =>
+  `${relative(out, cohort.playbook).split(sep).join('/')}#${study}`;
+const sha256 = async (path: string): Promise<string> =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 
 /** `ran`: cases that ran and passed; `upToDate`: cases skipped because the manifest says so. Nothing else is allowed. */
 function outcome(result: RunResult): { ran: string[]; upToDate: string[] } {
@@ -46,8 +60,13 @@ function outcome(result: RunResult): { ran: string[]; upToDate: string[] } {
   const upToDate: string[] = [];
   for (const c of result.cases) {
     if (c.status === 'passed') ran.push(c.id);
-    else if (c.status === 'skipped' && c.steps.every((s) => s.status === 'skipped' && UP_TO_DATE.test(s.skippedReason ?? ''))) upToDate.push(c.id);
-    else assert.fail(`${c.id}: ${c.status} (${JSON.stringify(c.steps.map((s) => [s.status, s.skippedReason, s.error]))})`);
+    else if (
+      c.status === 'skipped' &&
+      c.steps.every((s) => s.status === 'skipped' && UP_TO_DATE.test(s.skippedReason ?? ''))
+    )
+      upToDate.push(c.id);
+    else
+      assert.fail(`${c.id}: ${c.status} (${JSON.stringify(c.steps.map((s) => [s.status, s.skippedReason, s.error]))})`);
   }
   return { ran, upToDate };
 }
@@ -58,7 +77,11 @@ async function assertManifestMatchesDisk(cohort: Cohort, out: string): Promise<v
   assert.deepEqual(Object.keys(manifest.studies).sort(), cohort.studies.map((s) => key(cohort, s.name, out)).sort());
   for (const s of cohort.studies) {
     const record = manifest.studies[key(cohort, s.name, out)]!;
-    assert.deepEqual(Object.keys(record.outputs).sort(), SHOTS.map((shot) => join(out, s.name, shot)).sort(), `outputs of ${s.name}`);
+    assert.deepEqual(
+      Object.keys(record.outputs).sort(),
+      SHOTS.map((shot) => join(out, s.name, shot)).sort(),
+      `outputs of ${s.name}`,
+    );
     for (const [path, hash] of Object.entries(record.outputs)) {
       assert.equal(await sha256(path), hash, `${path} is what the manifest says`);
       const image = await pixels(path);
@@ -73,8 +96,16 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
   const [one, two, three] = cohort.studies.map((s) => s.name) as [string, string, string];
   // Compiled again for every run, as a new `wbplay run` would.
   const run = (extra: Partial<RunOptions> = {}): Promise<RunResult> =>
-    runPlans({ plans: [cohortPlan(cohort, out)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY, ...extra });
-  const mtimes = async (study: string): Promise<number[]> => Promise.all(SHOTS.map(async (shot) => (await stat(join(out, study, shot))).mtimeMs));
+    runPlans({
+      plans: [cohortPlan(cohort, out)],
+      workbenches: embeddedWorkbenches(1),
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+      ...extra,
+    });
+  const mtimes = async (study: string): Promise<number[]> =>
+    Promise.all(SHOTS.map(async (shot) => (await stat(join(out, study, shot))).mtimeMs));
 
   assert.deepEqual(outcome(await run()), { ran: [one, two, three], upToDate: [] });
   await assertManifestMatchesDisk(cohort, out);
@@ -84,7 +115,8 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
   assert.deepEqual(outcome(again), { ran: [], upToDate: [one, two, three] });
   assert.deepEqual(again.summary, { total: 3, passed: 0, failed: 0, error: 0, skipped: 3 });
   assert.equal(again.status, 'skipped');
-  for (const s of [one, two, three]) assert.deepEqual(await mtimes(s), before.get(s), `${s}'s screenshots were not written again`);
+  for (const s of [one, two, three])
+    assert.deepEqual(await mtimes(s), before.get(s), `${s}'s screenshots were not written again`);
 
   // Another valid CT in place of study two's: its inputs changed, nobody else's did.
   await copyFile(join(cohort.data, three, 'ct.nrrd'), join(cohort.data, two, 'ct.nrrd'));
@@ -107,11 +139,28 @@ test('resume: a study that erred is not recorded and runs again on the next run'
   const [one, two] = cohort.studies.map((s) => s.name) as [string, string];
   const good = await readFile(join(cohort.data, two, 'tumour-label.nrrd'));
   await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), 'garbage, not an image\n'.repeat(20));
-  const run = (): Promise<RunResult> => runPlans({ plans: [cohortPlan(cohort, out)], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: out, retry: FAST_RETRY });
+  const run = (): Promise<RunResult> =>
+    runPlans({
+      plans: [cohortPlan(cohort, out)],
+      workbenches: embeddedWorkbenches(1),
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+    });
 
   const first = await run();
-  assert.deepEqual(first.cases.map((c) => [c.id, c.status]), [[one, 'passed'], [two, 'error']]);
-  assert.deepEqual(Object.keys((await readManifest(out)).studies), [key(cohort, one, out)], 'only the study that passed is recorded');
+  assert.deepEqual(
+    first.cases.map((c) => [c.id, c.status]),
+    [
+      [one, 'passed'],
+      [two, 'error'],
+    ],
+  );
+  assert.deepEqual(
+    Object.keys((await readManifest(out)).studies),
+    [key(cohort, one, out)],
+    'only the study that passed is recorded',
+  );
 
   await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), good);
   assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one] });
@@ -129,7 +178,9 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout?.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let done = false;
   void exited.then(() => (done = true));
   t.after(() => {
@@ -141,7 +192,10 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   for (;;) {
     assert.ok(!done, `the run ended before it could be killed: ${stderr}`);
     assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
-    const n = await readManifest(out).then((m) => Object.keys(m.studies).length, () => 0);
+    const n = await readManifest(out).then(
+      (m) => Object.keys(m.studies).length,
+      () => 0,
+    );
     if (n >= 1 && n < cohort.studies.length) break;
     await sleep(10);
   }
@@ -154,17 +208,26 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   assert.ok(recorded.length >= 1 && recorded.length < cohort.studies.length, `recorded ${recorded.join(', ')}`);
   for (const [study, record] of Object.entries(killed.studies)) {
     assert.equal(Object.keys(record.outputs).length, SHOTS.length, `${study} claims all its screenshots`);
-    for (const [path, hash] of Object.entries(record.outputs)) assert.equal(await sha256(path), hash, `${path} as the killed run recorded it`);
+    for (const [path, hash] of Object.entries(record.outputs))
+      assert.equal(await sha256(path), hash, `${path} as the killed run recorded it`);
   }
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
   const { ran, upToDate } = outcome(await readReport(out));
-  assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded, 'the studies recorded before the kill are skipped');
+  assert.deepEqual(
+    upToDate.map((id) => key(cohort, id, out)).sort(),
+    recorded,
+    'the studies recorded before the kill are skipped',
+  );
   assert.deepEqual([...ran, ...upToDate].sort(), cohort.studies.map((s) => s.name).sort(), 'every other study ran');
   await assertManifestMatchesDisk(cohort, out);
   for (const [study, record] of Object.entries(killed.studies)) {
-    assert.deepEqual((await readManifest(out)).studies[study]?.outputs, record.outputs, `${study}'s outputs are the ones written before the kill`);
+    assert.deepEqual(
+      (await readManifest(out)).studies[study]?.outputs,
+      record.outputs,
+      `${study}'s outputs are the ones written before the kill`,
+    );
   }
 });
 
@@ -175,9 +238,16 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
   const child = spawnWbplay(args, cohort.dir);
   child.stdout?.resume();
   child.stderr?.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const deadline = Date.now() + 60_000;
-  while ((await readManifest(out).then((m) => Object.keys(m.studies).length, () => 0)) === 0) {
+  while (
+    (await readManifest(out).then(
+      (m) => Object.keys(m.studies).length,
+      () => 0,
+    )) === 0
+  ) {
     assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
     await sleep(10);
   }
@@ -185,9 +255,19 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
   assert.deepEqual(await exited, { code: 130, signal: null });
   const stopped = await readReport(out);
   assert.equal(stopped.cases.length, cohort.studies.length, 'the report of the stopped run lists every study');
-  assert.ok(stopped.cases.some((c) => c.status !== 'passed'), 'not every study ran');
+  assert.ok(
+    stopped.cases.some((c) => c.status !== 'passed'),
+    'not every study ran',
+  );
   const recorded = Object.keys((await readManifest(out)).studies).sort();
-  assert.deepEqual(stopped.cases.filter((c) => c.status === 'passed').map((c) => key(cohort, c.id, out)).sort(), recorded, 'the studies that passed are the ones recorded');
+  assert.deepEqual(
+    stopped.cases
+      .filter((c) => c.status === 'passed')
+      .map((c) => key(cohort, c.id, out))
+      .sort(),
+    recorded,
+    'the studies that passed are the ones recorded',
+  );
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);

@@ -27,7 +27,12 @@ after(async () => {
 });
 
 /** Writes a playbook over the demo data and compiles it. */
-async function playbook(name: string, steps: string, vars: Record<string, string> = {}, head = ''): Promise<ReturnType<typeof loadPlaybook>> {
+async function playbook(
+  name: string,
+  steps: string,
+  vars: Record<string, string> = {},
+  head = '',
+): Promise<ReturnType<typeof loadPlaybook>> {
   const file = join(dir, `${name}.yaml`);
   await writeFile(file, `version: 1\nname: ${name}\n${head}vars:\n  data: data\n  out: out-${name}\nsteps:\n${steps}`);
   return loadPlaybook(file, { vars });
@@ -52,7 +57,14 @@ function recorder(): Reporter & { events: string[]; notices: string[] } {
 }
 
 async function run(wb: TestWorkbench, plans: RunOptions['plans'], extra: Partial<RunOptions> = {}): Promise<RunResult> {
-  return runPlans({ plans, workbenches: { urls: [wb.url] }, reporter: {}, outputDir: join(dir, 'report'), retry: FAST_RETRY, ...extra });
+  return runPlans({
+    plans,
+    workbenches: { urls: [wb.url] },
+    reporter: {},
+    outputDir: join(dir, 'report'),
+    retry: FAST_RETRY,
+    ...extra,
+  });
 }
 
 function steps(result: RunResult): StepResult[] {
@@ -64,7 +76,10 @@ const LOAD = '  - load: { file: "${data}/ct.nrrd", as: ct, name: CT }\n';
 test('a playbook runs in order: aliases become UIDs, screenshots carry provenance, reporters see every event', async (t) => {
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
-  const plan = await playbook('basic', `${LOAD}  - set: { node: ct, opacity: 0.5 }\n  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/axial.png" }\n`);
+  const plan = await playbook(
+    'basic',
+    `${LOAD}  - set: { node: ct, opacity: 0.5 }\n  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/axial.png" }\n`,
+  );
   const reporter = recorder();
   const result = await run(wb, [plan], { reporter });
 
@@ -75,7 +90,11 @@ test('a playbook runs in order: aliases become UIDs, screenshots carry provenanc
   const [load, set, , shot] = steps(result);
   assert.equal((load?.resolvedArgs as { uid: string }).uid, ct.uid);
   assert.deepEqual((set?.resolvedArgs as { node: unknown }).node, { uid: ct.uid });
-  assert.deepEqual(set?.args, { node: { ref: 'ct' }, opacity: 0.5 }, 'the planned step is kept beside the resolved one');
+  assert.deepEqual(
+    set?.args,
+    { node: { ref: 'ct' }, opacity: 0.5 },
+    'the planned step is kept beside the resolved one',
+  );
 
   const png = await readFile(join(dir, 'out-basic', 'axial.png'));
   const provenance = readProvenance(png);
@@ -84,15 +103,24 @@ test('a playbook runs in order: aliases become UIDs, screenshots carry provenanc
   assert.match(provenance?.step ?? '', /^4: capture stdmulti\/axial/);
   assert.equal(provenance?.engine_version, info.engine_version);
   assert.equal(provenance?.api_version, info.api_version);
-  const ctHash = createHash('sha256').update(await readFile(join(dir, 'data', 'ct.nrrd'))).digest('hex');
+  const ctHash = createHash('sha256')
+    .update(await readFile(join(dir, 'data', 'ct.nrrd')))
+    .digest('hex');
   assert.equal(provenance?.inputs?.[join(dir, 'data', 'ct.nrrd')], ctHash);
-  assert.deepEqual(shot?.artefacts, [{ kind: 'screenshot', path: join('..', 'out-basic', 'axial.png'), provenance }], 'the report repeats the provenance');
+  assert.deepEqual(
+    shot?.artefacts,
+    [{ kind: 'screenshot', path: join('..', 'out-basic', 'axial.png'), provenance }],
+    'the report repeats the provenance',
+  );
   assert.deepEqual(result.provenance.workbench?.engine_version, info.engine_version);
 
   assert.equal(reporter.events[0], 'runStart');
   assert.equal(reporter.events.at(-1), 'runEnd');
   assert.equal(reporter.events.filter((e) => e === 'stepEnd').length, 4);
-  assert.deepEqual(reporter.events.filter((e) => e.startsWith('case')), ['caseStart', 'caseEnd']);
+  assert.deepEqual(
+    reporter.events.filter((e) => e.startsWith('case')),
+    ['caseStart', 'caseEnd'],
+  );
 });
 
 test('a 503 is retried with backoff and every attempt is recorded', async (t) => {
@@ -117,13 +145,20 @@ test('a create whose answer was lost is found by its marker, not made twice', as
   assert.equal(load?.attempts.length, 2);
   assert.match(load?.notices[0] ?? '', /answer to an earlier attempt was lost/);
   const nodes = await connect({ url: wb.url }).nodes.list({ hierarchy: 'all' });
-  assert.deepEqual(nodes.map((n) => n.name), ['CT'], 'exactly one node, under its own name');
+  assert.deepEqual(
+    nodes.map((n) => n.name),
+    ['CT'],
+    'exactly one node, under its own name',
+  );
 });
 
 test('a request the workbench refuses is not retried, and the rest of the case is skipped with the reason', async (t) => {
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
-  const plan = await playbook('refused', `${LOAD}  - remove: { node: "uid:no-such-node" }\n  - screenshot: { of: app, save: "\${out}/app.png" }\n`);
+  const plan = await playbook(
+    'refused',
+    `${LOAD}  - remove: { node: "uid:no-such-node" }\n  - screenshot: { of: app, save: "\${out}/app.png" }\n`,
+  );
   const result = await run(wb, [plan]);
   const [, remove, shot] = steps(result);
   assert.equal(result.status, 'error');
@@ -147,9 +182,15 @@ test('a node name that the workbench does not hold is an error that says so', as
 });
 
 test('a step that takes longer than the timeout errs and is not retried', async (t) => {
-  const wb = await startTestWorkbench({ faults: 'stall@GET /api/v1/rendering/editors/stdmulti/windows/axial/screenshot' });
+  const wb = await startTestWorkbench({
+    faults: 'stall@GET /api/v1/rendering/editors/stdmulti/windows/axial/screenshot',
+  });
   t.after(() => wb.stop());
-  const result = await run(wb, [await playbook('stall', `${LOAD}  - screenshot: { of: stdmulti/axial, save: "\${out}/a.png" }\n`)], { timeoutMs: 400 });
+  const result = await run(
+    wb,
+    [await playbook('stall', `${LOAD}  - screenshot: { of: stdmulti/axial, save: "\${out}/a.png" }\n`)],
+    { timeoutMs: 400 },
+  );
   const [, shot] = steps(result);
   assert.equal(shot?.status, 'error');
   assert.equal(shot?.error?.code, 'STEP_TIMEOUT');
@@ -186,7 +227,10 @@ test('expect_image: a missing golden is written, then matches; a change fails wi
   assert.equal(failed?.error?.code, 'IMAGE_MISMATCH');
   assert.ok((failed?.image?.diffPixels ?? 0) > 10, 'the measured difference is reported');
   assert.deepEqual(failed?.image?.tolerance, { threshold: 0.1, maxDiffPixels: 10 });
-  assert.deepEqual(failed?.artefacts.map((a) => a.kind), ['expected', 'actual', 'diff']);
+  assert.deepEqual(
+    failed?.artefacts.map((a) => a.kind),
+    ['expected', 'actual', 'diff'],
+  );
   for (const a of failed?.artefacts ?? []) await stat(join(dir, 'report', a.path));
   assert.equal(failed?.attempts.length, 1, 'a mismatch is never retried');
   assert.deepEqual(await readFile(golden), written, 'a failing comparison leaves the golden alone');
@@ -226,8 +270,13 @@ test('an interrupted run aborts the current step, skips the rest and still retur
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
   const controller = new AbortController();
-  const plan = await playbook('interrupt', `${LOAD}  - wait: { ms: 20000 }\n  - screenshot: { of: app, save: "\${out}/app.png" }\n`);
-  const reporter: Reporter = { onStepStart: (_c, s) => void (s.kind === 'wait' && setTimeout(() => controller.abort(), 50)) };
+  const plan = await playbook(
+    'interrupt',
+    `${LOAD}  - wait: { ms: 20000 }\n  - screenshot: { of: app, save: "\${out}/app.png" }\n`,
+  );
+  const reporter: Reporter = {
+    onStepStart: (_c, s) => void (s.kind === 'wait' && setTimeout(() => controller.abort(), 50)),
+  };
   const result = await run(wb, [plan], { reporter, signal: controller.signal });
   const [load, wait, shot] = steps(result);
   assert.equal(load?.status, 'passed');
@@ -242,11 +291,22 @@ test('without --fail-fast every case runs; with it, the cases after a failure ar
   t.after(() => wb.stop());
   await writeFile(join(dir, 'data', 'broken.nrrd'), 'NRRD0004\nthis is no header\n');
   await writeFile(join(dir, 'studies.csv'), 'name,file\na,broken.nrrd\nb,ct.nrrd\nc,ct.nrrd\n');
-  const plan = await playbook('failfast', '  - load: { file: "${data}/${study.file}", as: ct }\n', {}, 'foreach:\n  csv: studies.csv\n');
+  const plan = await playbook(
+    'failfast',
+    '  - load: { file: "${data}/${study.file}", as: ct }\n',
+    {},
+    'foreach:\n  csv: studies.csv\n',
+  );
   const all = await run(wb, [plan], { outputDir: join(dir, 'ff-all') });
-  assert.deepEqual(all.cases.map((c) => c.status), ['error', 'passed', 'passed']);
+  assert.deepEqual(
+    all.cases.map((c) => c.status),
+    ['error', 'passed', 'passed'],
+  );
   const fast = await run(wb, [plan], { failFast: true, outputDir: join(dir, 'ff-fast') });
-  assert.deepEqual(fast.cases.map((c) => c.status), ['error', 'skipped', 'skipped']);
+  assert.deepEqual(
+    fast.cases.map((c) => c.status),
+    ['error', 'skipped', 'skipped'],
+  );
   assert.match(fast.cases[1]?.steps[0]?.skippedReason ?? '', /--fail-fast/);
 });
 
@@ -255,10 +315,30 @@ test('a workbench that stops answering leaves the pool and its case runs again o
   const hung = await startTestWorkbench({ faults: 'stall' });
   t.after(() => Promise.all([healthy.stop(), hung.stop()]));
   await writeFile(join(dir, 'pair.csv'), 'name\none\ntwo\nthree\n');
-  const plan = await playbook('hung', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: pair.csv\n');
+  const plan = await playbook(
+    'hung',
+    `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`,
+    {},
+    'foreach:\n  csv: pair.csv\n',
+  );
   const reporter = recorder();
-  const result = await runPlans({ plans: [plan], workbenches: { urls: [hung.url, healthy.url] }, reporter, outputDir: join(dir, 'hung-report'), retry: FAST_RETRY, timeoutMs: 500 });
-  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed', 'passed'], JSON.stringify(result.cases[0]?.steps.map((s) => s.error), null, 1));
+  const result = await runPlans({
+    plans: [plan],
+    workbenches: { urls: [hung.url, healthy.url] },
+    reporter,
+    outputDir: join(dir, 'hung-report'),
+    retry: FAST_RETRY,
+    timeoutMs: 500,
+  });
+  assert.deepEqual(
+    result.cases.map((c) => c.status),
+    ['passed', 'passed', 'passed'],
+    JSON.stringify(
+      result.cases[0]?.steps.map((s) => s.error),
+      null,
+      1,
+    ),
+  );
   assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set([healthy.url]));
   assert.equal(reporter.notices.filter((n) => /stopped answering/.test(n)).length, 1);
   assert.match(reporter.notices.join('\n'), /runs again on another workbench/);
@@ -269,7 +349,10 @@ test('an output that cannot be written fails the step that made it, and the case
   t.after(() => wb.stop());
   // A file where the output folder should be: the folder cannot be made.
   await writeFile(join(dir, 'blocker'), 'not a folder');
-  const plan = await playbook('unwritable', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "blocker/axial.png" }\n  - screenshot: { of: stdmulti/coronal, save: "\${out}/coronal.png" }\n`);
+  const plan = await playbook(
+    'unwritable',
+    `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "blocker/axial.png" }\n  - screenshot: { of: stdmulti/coronal, save: "\${out}/coronal.png" }\n`,
+  );
   const result = await run(wb, [plan]);
   const [, , blocked, fine] = steps(result);
   assert.equal(result.cases[0]?.status, 'error');
@@ -287,9 +370,17 @@ test('a resume journal that cannot be written costs a rerun next time, never the
   // A folder where the journal should go: every append to it fails.
   await mkdir(join(outputDir, 'wbplay-journal.jsonl'), { recursive: true });
   await writeFile(join(dir, 'two.csv'), 'name\nfirst\nsecond\n');
-  const plan = await playbook('nomanifest', `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`, {}, 'foreach:\n  csv: two.csv\n');
+  const plan = await playbook(
+    'nomanifest',
+    `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png" }\n`,
+    {},
+    'foreach:\n  csv: two.csv\n',
+  );
   const reporter = recorder();
   const result = await run(wb, [plan], { reporter, outputDir });
-  assert.deepEqual(result.cases.map((c) => c.status), ['passed', 'passed']);
+  assert.deepEqual(
+    result.cases.map((c) => c.status),
+    ['passed', 'passed'],
+  );
   assert.equal(reporter.notices.filter((n) => /passed but could not be recorded/.test(n)).length, 2);
 });

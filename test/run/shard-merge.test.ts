@@ -63,7 +63,10 @@ test('shards: their union is the whole cohort, none overlaps, sizes differ by on
   for (const s of shards) {
     assert.equal(s.status, 'passed');
     // Inside a shard the cohort keeps its own order.
-    assert.deepEqual(ids(s), all.filter((id) => ids(s).includes(id)));
+    assert.deepEqual(
+      ids(s),
+      all.filter((id) => ids(s).includes(id)),
+    );
   }
 });
 
@@ -78,7 +81,22 @@ test('shards: computed again from a freshly compiled playbook, the split is the 
 
 test('CLI: --shard env:JOB_COMPLETION_INDEX/3 picks the cases of --shard (index+1)/3', async () => {
   const cli = await Promise.all([
-    ...[0, 1, 2].map((index) => wbplay(['run', 'cohort.yaml', '--out', `env-${index}`, '--reporter', 'line', '--shard', `env:JOB_COMPLETION_INDEX/${SHARDS}`], dir, { JOB_COMPLETION_INDEX: String(index) })),
+    ...[0, 1, 2].map((index) =>
+      wbplay(
+        [
+          'run',
+          'cohort.yaml',
+          '--out',
+          `env-${index}`,
+          '--reporter',
+          'line',
+          '--shard',
+          `env:JOB_COMPLETION_INDEX/${SHARDS}`,
+        ],
+        dir,
+        { JOB_COMPLETION_INDEX: String(index) },
+      ),
+    ),
     wbplay(['run', 'cohort.yaml', '--out', 'cli-2', '--reporter', 'line', '--shard', `2/${SHARDS}`], dir),
   ]);
   for (const r of cli) assert.equal(r.code, 0, r.stderr);
@@ -143,7 +161,10 @@ test('merged shard reports equal the unsharded report, times and folders aside',
   const shardDirs = [1, 2, 3].map(shardDir);
   const merged = join(dir, 'M');
   const result = await mergeReports(shardDirs, merged);
-  assert.deepEqual(comparable(result, merged, shardDirs), comparable(await readReport(wholeDir()), wholeDir(), [wholeDir()]));
+  assert.deepEqual(
+    comparable(result, merged, shardDirs),
+    comparable(await readReport(wholeDir()), wholeDir(), [wholeDir()]),
+  );
   for (const c of result.cases) {
     for (const s of c.steps) for (const a of s.artefacts) await access(resolve(merged, a.path));
   }
@@ -152,5 +173,8 @@ test('merged shard reports equal the unsharded report, times and folders aside',
   const cli = await wbplay(['merge-reports', ...shardDirs, '--out', 'M-cli'], dir);
   assert.equal(cli.code, 0, cli.stderr);
   const mergedCli = join(dir, 'M-cli');
-  assert.deepEqual(comparable(await readReport(mergedCli), mergedCli, shardDirs), comparable(whole, wholeDir(), [wholeDir()]));
+  assert.deepEqual(
+    comparable(await readReport(mergedCli), mergedCli, shardDirs),
+    comparable(whole, wholeDir(), [wholeDir()]),
+  );
 });

@@ -20,7 +20,8 @@ const SEEDS = [11, 23, 47, 71];
  * test stays short. A step of four requests then fails an attempt about one time in three, so
  * the policy allows nine attempts.
  */
-const FAULTS = '503@rate=0.02;429=0@rate=0.02;drop-before@rate=0.02;drop-after@rate=0.02;stall@rate=0.01;latency=0..4@rate=0.2;' +
+const FAULTS =
+  '503@rate=0.02;429=0@rate=0.02;drop-before@rate=0.02;drop-after@rate=0.02;stall@rate=0.01;latency=0..4@rate=0.2;' +
   // The clean-up between studies sends few DELETEs: they get their own, higher rates.
   '503@DELETE rate=0.2;drop-after@DELETE rate=0.2;stall@DELETE rate=0.1';
 const RETRY: RetryPolicy = { retries: 8, minDelayMs: 5, maxDelayMs: 20, factor: 1.5 };
@@ -36,7 +37,13 @@ before(async () => {
   const clean = await startTestWorkbench();
   try {
     const out = join(dir, 'clean');
-    const result = await runPlans({ plans: [cohortPlan(cohort, out)], workbenches: { urls: [clean.url] }, reporter: {}, outputDir: out, retry: FAST_RETRY });
+    const result = await runPlans({
+      plans: [cohortPlan(cohort, out)],
+      workbenches: { urls: [clean.url] },
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+    });
     assert.equal(result.status, 'passed');
   } finally {
     await clean.stop();
@@ -58,7 +65,9 @@ async function nodesOf(url: string): Promise<string[]> {
 
 for (const seed of SEEDS) {
   test(`seed ${seed}: every study passes under faults on every method, with the pixels of a fault-free run and no leftover node`, async (t) => {
-    const workbenches = await Promise.all([1, 2].map((k) => startTestWorkbench({ faults: `seed=${seed * 10 + k};${FAULTS}` })));
+    const workbenches = await Promise.all(
+      [1, 2].map((k) => startTestWorkbench({ faults: `seed=${seed * 10 + k};${FAULTS}` })),
+    );
     t.after(() => Promise.all(workbenches.map((wb) => wb.stop())));
     const out = join(dir, `seed-${seed}`);
     const started = performance.now();
@@ -72,8 +81,14 @@ for (const seed of SEEDS) {
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
     });
     const elapsed = performance.now() - started;
-    const problems = result.cases.flatMap((c) => c.steps.filter((s) => s.error).map((s) => `${c.name} step ${s.index}: ${s.error!.code} ${s.error!.message}`));
-    assert.deepEqual(result.cases.map((c) => c.status), Array(STUDIES).fill('passed'), problems.join('\n'));
+    const problems = result.cases.flatMap((c) =>
+      c.steps.filter((s) => s.error).map((s) => `${c.name} step ${s.index}: ${s.error!.code} ${s.error!.message}`),
+    );
+    assert.deepEqual(
+      result.cases.map((c) => c.status),
+      Array(STUDIES).fill('passed'),
+      problems.join('\n'),
+    );
 
     for (const study of cohort.studies) {
       for (const shot of SHOTS) {
@@ -89,13 +104,20 @@ for (const seed of SEEDS) {
     }
     // The worst case the timeouts allow: every request of every step stalls to its timeout on every attempt.
     const steps = result.cases.reduce((n, c) => n + c.steps.length, 0);
-    assert.ok(elapsed < steps * (RETRY.retries + 1) * (REQUEST_TIMEOUT_MS + RETRY.maxDelayMs) * 3, `${Math.round(elapsed)} ms`);
+    assert.ok(
+      elapsed < steps * (RETRY.retries + 1) * (REQUEST_TIMEOUT_MS + RETRY.maxDelayMs) * 3,
+      `${Math.round(elapsed)} ms`,
+    );
 
-    const faults = workbenches.flatMap((wb) => wb.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency'));
+    const faults = workbenches.flatMap((wb) =>
+      wb.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency'),
+    );
     const byKind = new Map<string, number>();
     for (const f of faults) byKind.set(f.fault!, (byKind.get(f.fault!) ?? 0) + 1);
     const deletes = faults.filter((f) => f.method === 'DELETE').length;
-    t.diagnostic(`seed ${seed}: survived ${faults.length} faults (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}; ${deletes} on DELETE) in ${Math.round(elapsed)} ms`);
+    t.diagnostic(
+      `seed ${seed}: survived ${faults.length} faults (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}; ${deletes} on DELETE) in ${Math.round(elapsed)} ms`,
+    );
     assert.ok(deletes > 0, 'the seed injected faults into the clean-up');
   });
 }

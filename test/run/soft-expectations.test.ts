@@ -30,10 +30,21 @@ function playbook(position: string): string {
   ].join('\n');
 }
 
-async function run(position: string, update: 'missing' | 'changed' | 'none', out: string): Promise<Awaited<ReturnType<typeof runPlans>>> {
+async function run(
+  position: string,
+  update: 'missing' | 'changed' | 'none',
+  out: string,
+): Promise<Awaited<ReturnType<typeof runPlans>>> {
   await writeFile(join(dir, 'four.yaml'), playbook(position));
   const plan = loadPlaybook(join(dir, 'four.yaml'), { vars: { out: join(dir, out) } });
-  return runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, out), retry: FAST_RETRY, golden: { update, ci: false } });
+  return runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: {},
+    outputDir: join(dir, out),
+    retry: FAST_RETRY,
+    golden: { update, ci: false },
+  });
 }
 
 before(async () => {
@@ -53,8 +64,15 @@ test('every failing check of a case is judged and recorded, the steps after them
   assert.equal(result.cases[0]!.status, 'failed');
   const checks = steps.filter((s) => s.kind === 'expect_image');
   assert.equal(checks.length, 4);
-  assert.ok(checks.filter((s) => s.status === 'failed').length >= 2, checks.map((s) => `${s.description}: ${s.status}`).join('\n'));
-  assert.deepEqual(checks.map((s) => s.status === 'skipped'), [false, false, false, false], 'no check was skipped');
+  assert.ok(
+    checks.filter((s) => s.status === 'failed').length >= 2,
+    checks.map((s) => `${s.description}: ${s.status}`).join('\n'),
+  );
+  assert.deepEqual(
+    checks.map((s) => s.status === 'skipped'),
+    [false, false, false, false],
+    'no check was skipped',
+  );
   assert.equal(steps.find((s) => s.kind === 'expect_state')!.status, 'failed');
   assert.equal(steps.at(-1)!.status, 'passed', 'the screenshot after the failed checks ran');
   await stat(join(dir, 'moved', 'after.png'));
@@ -63,7 +81,9 @@ test('every failing check of a case is judged and recorded, the steps after them
 test('--update-goldens=changed rewrites exactly the goldens that failed', async () => {
   const before = new Map<string, Buffer>();
   for (const v of VIEWS) before.set(v, await readFile(join(dir, 'goldens', `${v}.png`)));
-  const failing = (await run('[40, 52, 36]', 'none', 'check')).cases[0]!.steps.filter((s) => s.kind === 'expect_image' && s.status === 'failed').map((s) => s.image!.golden);
+  const failing = (await run('[40, 52, 36]', 'none', 'check')).cases[0]!.steps.filter(
+    (s) => s.kind === 'expect_image' && s.status === 'failed',
+  ).map((s) => s.image!.golden);
   const updated = await run('[40, 52, 36]', 'changed', 'update');
   const rewritten = updated.cases[0]!.steps.filter((s) => s.image?.outcome === 'updated').map((s) => s.image!.golden);
   assert.deepEqual(rewritten.sort(), failing.sort());
@@ -76,9 +96,22 @@ test('--update-goldens=changed rewrites exactly the goldens that failed', async 
 
 test('--max-failures N stops starting cases after N failed cases; the rest are skipped with the reason', async () => {
   await writeFile(join(dir, 'studies.csv'), 'name\none\ntwo\nthree\nfour\n');
-  await writeFile(join(dir, 'many.yaml'), 'version: 1\nname: Many\nforeach:\n  csv: studies.csv\nsteps:\n  - load: { file: data/ct.nrrd, as: ct }\n  - expect_state: { of: node:ct, equals: { opacity: 0.5 } }\n');
+  await writeFile(
+    join(dir, 'many.yaml'),
+    'version: 1\nname: Many\nforeach:\n  csv: studies.csv\nsteps:\n  - load: { file: data/ct.nrrd, as: ct }\n  - expect_state: { of: node:ct, equals: { opacity: 0.5 } }\n',
+  );
   const plan = loadPlaybook(join(dir, 'many.yaml'), { vars: { out: join(dir, 'many') } });
-  const result = await runPlans({ plans: [plan], workbenches: embeddedWorkbenches(1), reporter: {}, outputDir: join(dir, 'many'), retry: FAST_RETRY, maxFailures: 2 });
-  assert.deepEqual(result.cases.map((c) => c.status), ['failed', 'failed', 'skipped', 'skipped']);
+  const result = await runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: {},
+    outputDir: join(dir, 'many'),
+    retry: FAST_RETRY,
+    maxFailures: 2,
+  });
+  assert.deepEqual(
+    result.cases.map((c) => c.status),
+    ['failed', 'failed', 'skipped', 'skipped'],
+  );
   assert.match(result.cases[2]!.steps[0]!.skippedReason!, /--max-failures stopped the run after 2 failed cases/);
 });

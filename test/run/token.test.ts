@@ -26,7 +26,8 @@ after(async () => {
 async function everyFile(root: string): Promise<Array<{ path: string; bytes: Buffer }>> {
   const out: Array<{ path: string; bytes: Buffer }> = [];
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out.push({ path: join(entry.parentPath, entry.name), bytes: await readFile(join(entry.parentPath, entry.name)) });
+    if (entry.isFile())
+      out.push({ path: join(entry.parentPath, entry.name), bytes: await readFile(join(entry.parentPath, entry.name)) });
   }
   return out;
 }
@@ -42,21 +43,40 @@ test('a run with failures through every reporter and --trace writes the token no
   const wb = await startTestWorkbench({ token: TOKEN, allowedDirs: [cohort.data] });
   t.after(() => wb.stop());
   const playbook = join(cohort.dir, 'token.yaml');
-  await writeFile(playbook, [
-    'version: 1',
-    'name: Token',
-    'foreach:',
-    '  csv: data/studies.csv',
-    'steps:',
-    '  - load: { file: "${study.path}/ct.nrrd", as: ct, transfer: file-reference }',
-    '  - screenshot: { of: stdmulti/axial, save: "${out}/${study.name}/axial.png" }',
-    // Outside the allowed folder: refused as PATH_NOT_ALLOWED (403 from a workbench).
-    '  - load: { file: "outside.nrrd", transfer: file-reference }',
-    '',
-  ].join('\n'));
+  await writeFile(
+    playbook,
+    [
+      'version: 1',
+      'name: Token',
+      'foreach:',
+      '  csv: data/studies.csv',
+      'steps:',
+      '  - load: { file: "${study.path}/ct.nrrd", as: ct, transfer: file-reference }',
+      '  - screenshot: { of: stdmulti/axial, save: "${out}/${study.name}/axial.png" }',
+      // Outside the allowed folder: refused as PATH_NOT_ALLOWED (403 from a workbench).
+      '  - load: { file: "outside.nrrd", transfer: file-reference }',
+      '',
+    ].join('\n'),
+  );
   await writeFile(join(dir, 'outside.nrrd'), await readFile(join(cohort.data, cohort.studies[0]!.path, 'ct.nrrd')));
   const out = join(dir, 'all-reporters');
-  const result = await wbplay(['run', playbook, '--url', wb.url, '--token-env', 'WB_TOKEN', '--trace', '--out', out, '--reporter', 'line,json,junit,html'], cohort.dir, { WB_TOKEN: TOKEN });
+  const result = await wbplay(
+    [
+      'run',
+      playbook,
+      '--url',
+      wb.url,
+      '--token-env',
+      'WB_TOKEN',
+      '--trace',
+      '--out',
+      out,
+      '--reporter',
+      'line,json,junit,html',
+    ],
+    cohort.dir,
+    { WB_TOKEN: TOKEN },
+  );
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stdout + result.stderr, /PATH_NOT_ALLOWED/);
   const files = await assertNowhere(out, result.stdout + result.stderr);
@@ -67,7 +87,22 @@ test('a run with failures through every reporter and --trace writes the token no
 test('a refused token, and a workbench that is gone, are reported without the token', async (t) => {
   const wb = await startTestWorkbench({ token: 'the-real-token' });
   t.after(() => wb.stop());
-  const refused = await wbplay(['run', cohort.playbook, '--url', wb.url, '--token-env', 'WB_TOKEN', '--out', join(dir, 'refused'), '--reporter', 'line,json,junit,html'], cohort.dir, { WB_TOKEN: TOKEN });
+  const refused = await wbplay(
+    [
+      'run',
+      cohort.playbook,
+      '--url',
+      wb.url,
+      '--token-env',
+      'WB_TOKEN',
+      '--out',
+      join(dir, 'refused'),
+      '--reporter',
+      'line,json,junit,html',
+    ],
+    cohort.dir,
+    { WB_TOKEN: TOKEN },
+  );
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /HTTP 401/);
   await assertNowhere(join(dir, 'refused'), refused.stdout + refused.stderr);
@@ -76,7 +111,22 @@ test('a refused token, and a workbench that is gone, are reported without the to
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  const gone = await wbplay(['run', cohort.playbook, '--url', `http://127.0.0.1:${port}`, '--token-env', 'WB_TOKEN', '--out', join(dir, 'gone'), '--reporter', 'line,json,junit,html'], cohort.dir, { WB_TOKEN: TOKEN });
+  const gone = await wbplay(
+    [
+      'run',
+      cohort.playbook,
+      '--url',
+      `http://127.0.0.1:${port}`,
+      '--token-env',
+      'WB_TOKEN',
+      '--out',
+      join(dir, 'gone'),
+      '--reporter',
+      'line,json,junit,html',
+    ],
+    cohort.dir,
+    { WB_TOKEN: TOKEN },
+  );
   assert.equal(gone.code, 1);
   assert.match(gone.stderr, /connection was refused/);
   await assertNowhere(join(dir, 'gone'), gone.stdout + gone.stderr);

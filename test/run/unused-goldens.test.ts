@@ -12,7 +12,10 @@ test('goldens no check used are listed after a full run, and only then', async (
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-unused-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await writeDemoData(join(dir, 'data'));
-  await writeFile(join(dir, 'p.yaml'), 'version: 1\nname: Used\nsteps:\n  - load: { file: data/ct.nrrd, as: ct }\n  - reinit\n  - expect_image: { of: stdmulti/axial, golden: goldens/axial.png }\n');
+  await writeFile(
+    join(dir, 'p.yaml'),
+    'version: 1\nname: Used\nsteps:\n  - load: { file: data/ct.nrrd, as: ct }\n  - reinit\n  - expect_image: { of: stdmulti/axial, golden: goldens/axial.png }\n',
+  );
   assert.equal((await wbplay(['run', 'p.yaml', '--out', 'first'], dir)).code, 0);
   await copyFile(join(dir, 'goldens', 'axial.png'), join(dir, 'goldens', 'old-coronal.png'));
   await writeFile(join(dir, 'goldens', 'notes.txt'), 'not an image');

@@ -24,11 +24,17 @@ after(async () => {
 /** A playbook of `studies` cases, one cheap step each. */
 async function plan(name: string, studies: number): Promise<Plan> {
   const list = Array.from({ length: studies }, (_, i) => `{ name: s${i + 1} }`).join(', ');
-  return loadPlaybook(await writeFileIn(dir, `${name}.yaml`, `version: 1\nforeach:\n  list: [${list}]\nsteps:\n  - hide_all\n`));
+  return loadPlaybook(
+    await writeFileIn(dir, `${name}.yaml`, `version: 1\nforeach:\n  list: [${list}]\nsteps:\n  - hide_all\n`),
+  );
 }
 
 /** Reference workbenches on loopback ports; `fail` names the indexes whose start throws. */
-function factory(count: number, concurrent: boolean, fail: readonly number[] = []): WorkbenchFactory & { calls: Array<[number, number]>; started: StartedWorkbench[]; stopped: string[] } {
+function factory(
+  count: number,
+  concurrent: boolean,
+  fail: readonly number[] = [],
+): WorkbenchFactory & { calls: Array<[number, number]>; started: StartedWorkbench[]; stopped: string[] } {
   const calls: Array<[number, number]> = [];
   const started: StartedWorkbench[] = [];
   const stopped: string[] = [];
@@ -58,28 +64,63 @@ function factory(count: number, concurrent: boolean, fail: readonly number[] = [
 }
 
 async function answers(url: string): Promise<boolean> {
-  return fetch(`${url}/api/v1/health`).then(() => true, () => false);
+  return fetch(`${url}/api/v1/health`).then(
+    () => true,
+    () => false,
+  );
 }
 
 test('a factory starts no more workbenches than there are cases, each told its place; the run uses and stops them all', async () => {
   const workbenches = factory(3, true);
-  const result = await runPlans({ plans: [await plan('two', 2)], workbenches, reporter: {}, outputDir: join(dir, 'two-out') });
+  const result = await runPlans({
+    plans: [await plan('two', 2)],
+    workbenches,
+    reporter: {},
+    outputDir: join(dir, 'two-out'),
+  });
   assert.equal(result.status, 'passed');
-  assert.deepEqual(workbenches.calls.sort(), [[0, 2], [1, 2]], 'two cases: two workbenches of two');
-  for (const c of result.cases) assert.match(c.workbench ?? '', /^test #[12]$/, 'reports name the workbench by its label');
+  assert.deepEqual(
+    workbenches.calls.sort(),
+    [
+      [0, 2],
+      [1, 2],
+    ],
+    'two cases: two workbenches of two',
+  );
+  for (const c of result.cases)
+    assert.match(c.workbench ?? '', /^test #[12]$/, 'reports name the workbench by its label');
   assert.deepEqual(workbenches.stopped.sort(), ['test #1', 'test #2']);
   for (const wb of workbenches.started) assert.equal(await answers(wb.url), false, `${wb.label} is stopped`);
 });
 
 test('a start that fails fails the run with its error, and the workbenches that did start are stopped', async () => {
   const together = factory(2, true, [1]);
-  await assert.rejects(runPlans({ plans: [await plan('together', 2)], workbenches: together, reporter: {}, outputDir: join(dir, 'together-out') }), /workbench 2 would not start/);
+  await assert.rejects(
+    runPlans({
+      plans: [await plan('together', 2)],
+      workbenches: together,
+      reporter: {},
+      outputDir: join(dir, 'together-out'),
+    }),
+    /workbench 2 would not start/,
+  );
   assert.deepEqual(together.stopped, ['test #1']);
   assert.equal(await answers(together.started[0]!.url), false);
 
   // One after another (a launch picks the first free port): nothing starts after the failure.
   const inTurn = factory(3, false, [1]);
-  await assert.rejects(runPlans({ plans: [await plan('in-turn', 3)], workbenches: inTurn, reporter: {}, outputDir: join(dir, 'in-turn-out') }), /workbench 2 would not start/);
-  assert.deepEqual(inTurn.calls, [[0, 3], [1, 3]]);
+  await assert.rejects(
+    runPlans({
+      plans: [await plan('in-turn', 3)],
+      workbenches: inTurn,
+      reporter: {},
+      outputDir: join(dir, 'in-turn-out'),
+    }),
+    /workbench 2 would not start/,
+  );
+  assert.deepEqual(inTurn.calls, [
+    [0, 3],
+    [1, 3],
+  ]);
   assert.deepEqual(inTurn.stopped, ['test #1']);
 });

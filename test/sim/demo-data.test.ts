@@ -12,7 +12,10 @@ import { assertGeometry, withTempDir } from './io/fixtures.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo-data', ...args], { encoding: 'utf8', cwd: ROOT });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo-data', ...args], {
+    encoding: 'utf8',
+    cwd: ROOT,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -84,7 +87,13 @@ test('one study: CT, its NIfTI twin, label, MR and 4D perfusion with the documen
 test('a cohort: zero-padded studies that differ, with a CSV and JSON index', async () => {
   await withTempDir(async (dir) => {
     await writeDemoData(dir, { cohort: 3, seed: 9 });
-    assert.deepEqual((await readdir(dir)).sort(), ['studies.csv', 'studies.json', 'study-001', 'study-002', 'study-003']);
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'studies.csv',
+      'studies.json',
+      'study-001',
+      'study-002',
+      'study-003',
+    ]);
     const csv = (await readFile(join(dir, 'studies.csv'), 'utf8')).trim().split('\n');
     assert.equal(csv[0], 'name,path,tumour_x,tumour_y,tumour_z,tumour_radius_mm');
     const json = JSON.parse(await readFile(join(dir, 'studies.json'), 'utf8')) as Record<string, string | number>[];
@@ -96,7 +105,11 @@ test('a cohort: zero-padded studies that differ, with a CSV and JSON index', asy
     assert.notDeepEqual(cts[1], cts[2]);
     for (const row of json) {
       const label = await readImageFile(join(dir, String(row.path), 'tumour-label.nrrd'));
-      assert.equal(valueAt(label, [Number(row.tumour_x), Number(row.tumour_y), Number(row.tumour_z)]), 1, `${row.name} tumour where the index says`);
+      assert.equal(
+        valueAt(label, [Number(row.tumour_x), Number(row.tumour_y), Number(row.tumour_z)]),
+        1,
+        `${row.name} tumour where the index says`,
+      );
     }
   });
   assert.equal(studyName(0, 24), 'study-001');
@@ -112,7 +125,10 @@ test('the same seed writes the same bytes; another seed a different cohort', asy
     for (const file of ['studies.csv', ...STUDY_FILES.map((f) => `study-002/${f}`)]) {
       assert.deepEqual(await readFile(join(dir, 'a', file)), await readFile(join(dir, 'b', file)), file);
     }
-    assert.notEqual(await readFile(join(dir, 'a', 'studies.csv'), 'utf8'), await readFile(join(dir, 'c', 'studies.csv'), 'utf8'));
+    assert.notEqual(
+      await readFile(join(dir, 'a', 'studies.csv'), 'utf8'),
+      await readFile(join(dir, 'c', 'studies.csv'), 'utf8'),
+    );
   });
 });
 

@@ -5,7 +5,17 @@ import { IDENTITY, type Vec3, type Volume } from '../../src/sim/volume.js';
 
 /** A volume of `dims` whose voxels (x fastest) take the values given, one list per time step. */
 function volume(dims: Vec3, ...frames: number[][]): Volume {
-  return { dims, spacing: [1, 1, 1], origin: [0, 0, 0], direction: IDENTITY, frames: frames.map((f) => Float32Array.from(f)), timeStepMs: 1, timeOriginMs: 0, componentType: 'int16', range: [0, 0] };
+  return {
+    dims,
+    spacing: [1, 1, 1],
+    origin: [0, 0, 0],
+    direction: IDENTITY,
+    frames: frames.map((f) => Float32Array.from(f)),
+    timeStepMs: 1,
+    timeOriginMs: 0,
+    componentType: 'int16',
+    range: [0, 0],
+  };
 }
 
 const repeat = (value: number, n: number): number[] => new Array<number>(n).fill(value);
@@ -17,23 +27,35 @@ const repeat = (value: number, n: number): number[] => new Array<number>(n).fill
 test('two values, the bright one rare: the window runs from the background to beyond the bright value', () => {
   // min 20 (90%), max 220 (10%): the range widens to -10..250; the lower end is 220 + 100 (20%+
   // minimum), the upper the second largest, 20; swapped, 20..320, and the range grows to 320.
-  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(20, 90), ...repeat(220, 10)])), { level: 170, window: 300 });
+  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(20, 90), ...repeat(220, 10)])), {
+    level: 170,
+    window: 300,
+  });
 });
 
 test('two values, both frequent: both ends reach half the inner span further', () => {
   // As above, but the maximum covers 30%: the upper end becomes min(250, 20 - 100) = -80.
-  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(20, 70), ...repeat(220, 30)])), { level: 120, window: 400 });
+  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(20, 70), ...repeat(220, 30)])), {
+    level: 120,
+    window: 400,
+  });
 });
 
 test('three values: the middle one in the middle of the grey ramp', () => {
   // 0, 50, 100 widened to -15..115; half-width min(50 + 15, 115 - 50) = 65 around 50.
-  assert.deepEqual(autoLevelWindow(volume([3, 3, 1], [0, 0, 0, 50, 50, 50, 100, 100, 100])), { level: 50, window: 130 });
+  assert.deepEqual(autoLevelWindow(volume([3, 3, 1], [0, 0, 0, 50, 50, 50, 100, 100, 100])), {
+    level: 50,
+    window: 130,
+  });
 });
 
 test('a CT-like slice: much air, a tissue ramp, a little bone', () => {
   // Air -1000 on half the slice pulls the lower end to 0 - 440 / 2; bone (5%) is left out.
   const tissue = Array.from({ length: 45 }, (_, i) => i * 10);
-  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(-1000, 50), ...tissue, ...repeat(1000, 5)])), { level: 110, window: 660 });
+  assert.deepEqual(autoLevelWindow(volume([10, 10, 1], [...repeat(-1000, 50), ...tissue, ...repeat(1000, 5)])), {
+    level: 110,
+    window: 660,
+  });
 });
 
 test('a uniform central slice falls back to the whole volume; a uniform volume gets one unit below its value', () => {

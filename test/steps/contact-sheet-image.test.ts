@@ -23,7 +23,14 @@ type Rgb = [number, number, number];
 const BACKGROUND: Rgb = [26, 26, 26];
 const TEXT: Rgb = [230, 230, 230];
 const GREY: Rgb = [102, 102, 102];
-const COLOURS: Rgb[] = [[200, 30, 30], [30, 200, 30], [30, 30, 200], [200, 200, 30], [30, 200, 200], [200, 30, 200]];
+const COLOURS: Rgb[] = [
+  [200, 30, 30],
+  [30, 200, 30],
+  [30, 30, 200],
+  [200, 200, 30],
+  [30, 200, 200],
+  [200, 30, 200],
+];
 
 /** A solid tile, encoded with pngjs rather than the code under test. */
 function solid(width: number, height: number, colour: Rgb): Uint8Array {
@@ -41,7 +48,14 @@ function at(img: RgbaImage, x: number, y: number): Rgb {
 }
 
 /** Pixels of `colour` in a rectangle, and the columns and rows they span. */
-function find(img: RgbaImage, x: number, y: number, w: number, h: number, colour: Rgb): { count: number; left: number; right: number; top: number; bottom: number } {
+function find(
+  img: RgbaImage,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  colour: Rgb,
+): { count: number; left: number; right: number; top: number; bottom: number } {
   let count = 0;
   let left = Infinity;
   let right = -Infinity;
@@ -84,14 +98,33 @@ test('tiles are scaled to the tile width keeping their aspect; default columns: 
   assert.equal(find(sheet, 8 + 28, 8, 20, 15, COLOURS[1]!).count, 20 * 15);
   assert.deepEqual(at(sheet, 8 + 28, 8 + 15), BACKGROUND, 'the scaled tile is 15 px high');
   // A tile of another shape is scaled to the same width and centred in the row's height.
-  const mixed = read(await renderContactSheet([{ label: 'a', png: solid(40, 40, COLOURS[0]!) }, { label: 'b', png: solid(80, 40, COLOURS[1]!) }], { columns: 2 }));
+  const mixed = read(
+    await renderContactSheet(
+      [
+        { label: 'a', png: solid(40, 40, COLOURS[0]!) },
+        { label: 'b', png: solid(80, 40, COLOURS[1]!) },
+      ],
+      { columns: 2 },
+    ),
+  );
   assert.deepEqual([mixed.width, mixed.height], [2 * 40 + 3 * 8, 40 + 15 + 2 * 8]);
   assert.equal(find(mixed, 56, 8, 40, 40, COLOURS[1]!).count, 40 * 20);
-  assert.deepEqual([at(mixed, 60, 17), at(mixed, 60, 18), at(mixed, 60, 37), at(mixed, 60, 38)], [BACKGROUND, COLOURS[1], COLOURS[1], BACKGROUND]);
+  assert.deepEqual(
+    [at(mixed, 60, 17), at(mixed, 60, 18), at(mixed, 60, 37), at(mixed, 60, 38)],
+    [BACKGROUND, COLOURS[1], COLOURS[1], BACKGROUND],
+  );
 });
 
 test('captions are drawn under their tile, centred, in the text colour', async () => {
-  const sheet = read(await renderContactSheet([{ label: 'alpha', png: solid(60, 20, COLOURS[0]!) }, { label: '', png: solid(60, 20, COLOURS[1]!) }], { columns: 2 }));
+  const sheet = read(
+    await renderContactSheet(
+      [
+        { label: 'alpha', png: solid(60, 20, COLOURS[0]!) },
+        { label: '', png: solid(60, 20, COLOURS[1]!) },
+      ],
+      { columns: 2 },
+    ),
+  );
   const caption = find(sheet, 8, 8 + 20, 60, 15, TEXT);
   assert.ok(caption.count > 20, `only ${caption.count} text pixels`);
   // `alpha` is 5 glyphs: 29 px wide, centred in 60.
@@ -100,7 +133,15 @@ test('captions are drawn under their tile, centred, in the text colour', async (
   assert.equal(find(sheet, 8, 8, 60, 20, TEXT).count, 0, 'no text over the image');
   assert.equal(find(sheet, 76, 28, 60, 15, TEXT).count, 0, 'an empty label draws nothing');
   // Other words, other pixels.
-  const other = read(await renderContactSheet([{ label: 'omega', png: solid(60, 20, COLOURS[0]!) }, { label: '', png: solid(60, 20, COLOURS[1]!) }], { columns: 2 }));
+  const other = read(
+    await renderContactSheet(
+      [
+        { label: 'omega', png: solid(60, 20, COLOURS[0]!) },
+        { label: '', png: solid(60, 20, COLOURS[1]!) },
+      ],
+      { columns: 2 },
+    ),
+  );
   assert.notDeepEqual(other.data, sheet.data);
 });
 
@@ -114,17 +155,35 @@ test('a label too long for its tile is cut with an ellipsis', async () => {
 });
 
 test('a tile without an image is a grey box with its note', async () => {
-  const sheet = read(await renderContactSheet([{ label: 'ok', png: solid(50, 40, COLOURS[0]!) }, { label: 'bad', note: 'failed' }], { columns: 2 }));
+  const sheet = read(
+    await renderContactSheet(
+      [
+        { label: 'ok', png: solid(50, 40, COLOURS[0]!) },
+        { label: 'bad', note: 'failed' },
+      ],
+      { columns: 2 },
+    ),
+  );
   const box = { x: 8 + 58, y: 8, w: 50, h: 40 };
   const grey = find(sheet, box.x, box.y, box.w, box.h, GREY).count;
   const text = find(sheet, box.x, box.y, box.w, box.h, TEXT);
   assert.equal(grey + text.count, 50 * 40, 'the box is grey with the note on it');
   assert.ok(text.count > 20);
   assert.ok(find(sheet, box.x, box.y + box.h, box.w, 15, TEXT).count > 0, 'the box has its caption');
-  const missing = read(await renderContactSheet([{ label: 'ok', png: solid(50, 40, COLOURS[0]!) }, { label: 'bad' }], { columns: 2 }));
+  const missing = read(
+    await renderContactSheet([{ label: 'ok', png: solid(50, 40, COLOURS[0]!) }, { label: 'bad' }], { columns: 2 }),
+  );
   assert.notDeepEqual(find(missing, box.x, box.y, box.w, box.h, TEXT), text, 'another note, other text');
   // Bytes that are no PNG spoil only their own tile.
-  const broken = read(await renderContactSheet([{ label: 'ok', png: solid(50, 40, COLOURS[0]!) }, { label: 'bad', png: new Uint8Array([1, 2, 3]) }], { columns: 2 }));
+  const broken = read(
+    await renderContactSheet(
+      [
+        { label: 'ok', png: solid(50, 40, COLOURS[0]!) },
+        { label: 'bad', png: new Uint8Array([1, 2, 3]) },
+      ],
+      { columns: 2 },
+    ),
+  );
   assert.equal(find(broken, box.x, box.y, box.w, box.h, GREY).count > 1000, true);
 });
 
@@ -141,7 +200,9 @@ test('the same tiles give the same bytes', async () => {
 });
 
 test('one study: one cell, whatever the columns asked', async () => {
-  const sheet = read(await renderContactSheet([{ label: 'study-001', png: solid(256, 200, COLOURS[4]!) }], { columns: 6 }));
+  const sheet = read(
+    await renderContactSheet([{ label: 'study-001', png: solid(256, 200, COLOURS[4]!) }], { columns: 6 }),
+  );
   // From 192 px wide, captions are drawn at twice the size: 14 px letters.
   assert.deepEqual([sheet.width, sheet.height], [256 + 16, 200 + 4 + 14 + 4 + 16]);
   assert.equal(find(sheet, 8, 8, 256, 200, COLOURS[4]!).count, 256 * 200);
@@ -175,5 +236,17 @@ test('makeContactSheet reads the tiles: a missing file says so, a failed case sa
   const failed = read(await makeContactSheet({ ...sheet, tile_width: 30 }, new Map([['c', 'failed']])));
   assert.equal(find(failed, 8 + 2 * 38, 8, 30, 30, COLOURS[2]!).count, 0);
   assert.ok(find(failed, 8 + 2 * 38, 8, 30, 30, GREY).count > 0);
-  assert.deepEqual(read(await renderContactSheet([{ label: 'study a', png: solid(30, 30, COLOURS[0]!) }, { label: 'study b', note: 'missing' }, { label: 'study c', note: 'failed' }], { columns: 3 })), failed);
+  assert.deepEqual(
+    read(
+      await renderContactSheet(
+        [
+          { label: 'study a', png: solid(30, 30, COLOURS[0]!) },
+          { label: 'study b', note: 'missing' },
+          { label: 'study c', note: 'failed' },
+        ],
+        { columns: 3 },
+      ),
+    ),
+    failed,
+  );
 });

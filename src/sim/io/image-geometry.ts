@@ -67,13 +67,15 @@ function normalise(v: Vec3, where: string): Vec3 {
 /** Parses a finite number, or fails with a message naming the field. */
 export function finiteNumber(text: string, where: string): number {
   const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) unreadable(`${where}: '${text.trim().slice(0, 40)}' is not a number`);
+  if (text.trim() === '' || !Number.isFinite(value))
+    unreadable(`${where}: '${text.trim().slice(0, 40)}' is not a number`);
   return value;
 }
 
 /** Parses a positive integer size, or fails with a message naming the field. */
 export function positiveInteger(text: string, where: string): number {
   const value = Number(text.trim());
-  if (!Number.isInteger(value) || value < 1) unreadable(`${where}: '${text.trim().slice(0, 40)}' is not a positive integer`);
+  if (!Number.isInteger(value) || value < 1)
+    unreadable(`${where}: '${text.trim().slice(0, 40)}' is not a positive integer`);
   return value;
 }

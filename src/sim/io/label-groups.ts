@@ -9,8 +9,10 @@ const WHERE = 'label-group JSON';
 const LABEL_KEYS = new Set(['value', 'name', 'color', 'opacity', 'visible', 'locked']);
 
 type JsonObject = { [key: string]: Json };
-const isObject = (v: Json | undefined): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof FloatLiteral);
-const numberOf = (v: Json | undefined): number | undefined => (typeof v === 'number' ? v : v instanceof FloatLiteral ? v.value : undefined);
+const isObject = (v: Json | undefined): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof FloatLiteral);
+const numberOf = (v: Json | undefined): number | undefined =>
+  typeof v === 'number' ? v : v instanceof FloatLiteral ? v.value : undefined;
 
 /**
  * Reads MITK's label groups (the `org.mitk.multilabel.segmentation.labelgroups` header value):
@@ -34,7 +36,8 @@ export function readLabelGroups(text: string): GroupInfo[] {
     if (labels !== undefined && !Array.isArray(labels)) unreadable(`${WHERE}: group ${g}: 'labels' must be an array`);
     const read = (labels ?? []).map((l, i) => readLabel(l, `group ${g}, label ${i}`));
     for (const label of read) {
-      if (seen.has(label.value)) unreadable(`${WHERE}: label value ${label.value} is used twice; label values are unique across all groups`);
+      if (seen.has(label.value))
+        unreadable(`${WHERE}: label value ${label.value} is used twice; label values are unique across all groups`);
       seen.add(label.value);
     }
     return { name: name ?? '', labels: read, extra };
@@ -77,7 +80,8 @@ function readLabel(entry: Json, where: string): Label {
  * older property form `{"type": "ColorProperty", "value": [r, g, b]}` (0..1).
  */
 function readColor(v: Json, where: string): [number, number, number] {
-  const fail = (): never => unreadable(`${WHERE}: ${where}: 'color' must be [r, g, b] (0..1 or 0..255) or {"value": [r, g, b]}`);
+  const fail = (): never =>
+    unreadable(`${WHERE}: ${where}: 'color' must be [r, g, b] (0..1 or 0..255) or {"value": [r, g, b]}`);
   const wrapped = isObject(v);
   const list = wrapped ? v.value : v;
   if (!Array.isArray(list) || list.length < 3) return fail();
@@ -117,6 +121,7 @@ function labelJson(label: Label): Record<string, unknown> {
 
 function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(o).sort()) Object.defineProperty(out, key, { value: o[key], enumerable: true, writable: true, configurable: true });
+  for (const key of Object.keys(o).sort())
+    Object.defineProperty(out, key, { value: o[key], enumerable: true, writable: true, configurable: true });
   return out;
 }

@@ -76,24 +76,37 @@ export function readMetaLayout(bytes: Uint8Array): MetaLayout {
   const truth = (key: string): boolean => /^(true|1)$/i.test(get(key) ?? '');
 
   const objectType = get('ObjectType');
-  if (objectType !== undefined && objectType.toLowerCase() !== 'image') unreadable(`${WHERE}: ObjectType is '${objectType}', not Image`);
+  if (objectType !== undefined && objectType.toLowerCase() !== 'image')
+    unreadable(`${WHERE}: ObjectType is '${objectType}', not Image`);
   const ndims = positiveInteger(required('NDims'), `${WHERE}: 'NDims'`);
   if (ndims < 2 || ndims > 4) unreadable(`${WHERE}: NDims ${ndims} is not supported (2, 3 or 4)`);
   const channels = get('ElementNumberOfChannels');
   if (channels !== undefined && channels.trim() !== '1') {
     unreadable(`${WHERE}: ElementNumberOfChannels is ${channels}: only single-channel images are supported`);
   }
-  const sizes = required('DimSize').split(/\s+/).filter((s) => s.length > 0).map((s, i) => positiveInteger(s, `${WHERE}: 'DimSize' value ${i}`));
+  const sizes = required('DimSize')
+    .split(/\s+/)
+    .filter((s) => s.length > 0)
+    .map((s, i) => positiveInteger(s, `${WHERE}: 'DimSize' value ${i}`));
   if (sizes.length !== ndims) unreadable(`${WHERE}: 'DimSize' has ${sizes.length} values, NDims is ${ndims}`);
-  const typeName = required('ElementType').toUpperCase().replace(/_ARRAY$/, '');
+  const typeName = required('ElementType')
+    .toUpperCase()
+    .replace(/_ARRAY$/, '');
   const type = MET_TYPES[typeName] ?? unreadable(`${WHERE}: ElementType '${typeName}' is not supported`);
   const dims: Vec3 = [sizes[0]!, sizes[1]!, ndims >= 3 ? sizes[2]! : 1];
   const grid: Grid = { dims, timeSteps: ndims === 4 ? sizes[3]! : 1, type };
   checkGridSize(grid, WHERE);
 
   const spacing = numbers('ElementSpacing', ndims) ?? numbers('ElementSize', ndims) ?? new Array<number>(ndims).fill(1);
-  const offset = numbers('Offset', ndims) ?? numbers('Position', ndims) ?? numbers('Origin', ndims) ?? new Array<number>(ndims).fill(0);
-  const matrix = numbers('TransformMatrix', ndims * ndims) ?? numbers('Rotation', ndims * ndims) ?? numbers('Orientation', ndims * ndims);
+  const offset =
+    numbers('Offset', ndims) ??
+    numbers('Position', ndims) ??
+    numbers('Origin', ndims) ??
+    new Array<number>(ndims).fill(0);
+  const matrix =
+    numbers('TransformMatrix', ndims * ndims) ??
+    numbers('Rotation', ndims * ndims) ??
+    numbers('Orientation', ndims * ndims);
   // Row i of the matrix is the direction of index axis i (MetaIO's layout, as ITK reads it).
   const spatial = Math.min(ndims, 3);
   const axes = Array.from({ length: spatial }, (_, i): Vec3 => {
@@ -111,10 +124,13 @@ export function readMetaLayout(bytes: Uint8Array): MetaLayout {
   };
   const msb = get('BinaryDataByteOrderMSB') ?? get('ElementByteOrderMSB');
   const headerSize = Number(get('HeaderSize') ?? '0');
-  if (!Number.isInteger(headerSize) || headerSize < -1) unreadable(`${WHERE}: 'HeaderSize' must be -1 or a non-negative integer`);
+  if (!Number.isInteger(headerSize) || headerSize < -1)
+    unreadable(`${WHERE}: 'HeaderSize' must be -1 or a non-negative integer`);
   const dataFile = required('ElementDataFile');
   if (/^LIST\b/i.test(dataFile) || /%/.test(dataFile) || /\s\d+\s+\d+/.test(dataFile)) {
-    unreadable(`${WHERE}: data split over several files ('ElementDataFile = ${dataFile.slice(0, 40)}') is not supported; save the image as one file`);
+    unreadable(
+      `${WHERE}: data split over several files ('ElementDataFile = ${dataFile.slice(0, 40)}') is not supported; save the image as one file`,
+    );
   }
   const timeStep = ndims === 4 ? spacing[3]! : 1;
   return {

@@ -29,10 +29,13 @@ export function readMultilabelHeader(keyValues: ReadonlyMap<string, string>): Mu
   if (keyValues.get('modality') !== MITK_MULTILABEL_MODALITY) return undefined;
   const version = Number.parseInt(keyValues.get(MULTILABEL_VERSION_KEY) ?? '0', 10);
   if (version > MULTILABEL_VERSION) {
-    unreadable(`${WHERE}: format version ${version} is newer than this workbench reads (up to ${MULTILABEL_VERSION}); save it with a compatible MITK or in another format`);
+    unreadable(
+      `${WHERE}: format version ${version} is newer than this workbench reads (up to ${MULTILABEL_VERSION}); save it with a compatible MITK or in another format`,
+    );
   }
   const json = keyValues.get(MULTILABEL_GROUPS_KEY);
-  if (json === undefined) unreadable(`${WHERE}: the header has no '${MULTILABEL_GROUPS_KEY}' key with the label groups`);
+  if (json === undefined)
+    unreadable(`${WHERE}: the header has no '${MULTILABEL_GROUPS_KEY}' key with the label groups`);
   const lock = Number.parseInt(keyValues.get(MULTILABEL_LOCK_KEY) ?? '0', 10);
   return { groups: readLabelGroups(json), unlabeledLock: Number.isFinite(lock) && lock !== 0 };
 }
@@ -43,10 +46,18 @@ export function readMultilabelHeader(keyValues: ReadonlyMap<string, string>): Mu
  * single layer with no groups at all is an empty segmentation, allowed only when no voxel is
  * labelled. Values must be label values: whole numbers from 0 to 65535.
  */
-export function assembleSegmentation(header: MultilabelHeader, frames: readonly Float32Array[], layers: number, voxels: number): Segmentation {
+export function assembleSegmentation(
+  header: MultilabelHeader,
+  frames: readonly Float32Array[],
+  layers: number,
+  voxels: number,
+): Segmentation {
   let infos = header.groups;
   if (infos.length === 0 && layers === 1) infos = [{ name: '', labels: [], extra: {} }];
-  if (infos.length !== layers) unreadable(`${WHERE}: the image has ${layers} group layer(s) but the header describes ${infos.length} label group(s)`);
+  if (infos.length !== layers)
+    unreadable(
+      `${WHERE}: the image has ${layers} group layer(s) but the header describes ${infos.length} label group(s)`,
+    );
   const groups: LabelGroup[] = infos.map((info) => ({ ...info, frames: [] }));
   for (const frame of frames) {
     const split = groups.map(() => new Float32Array(voxels));
@@ -54,7 +65,9 @@ export function assembleSegmentation(header: MultilabelHeader, frames: readonly 
       for (let g = 0; g < layers; g++, at++) {
         const value = frame[at]!;
         if (!(value >= 0 && value <= MAX_LABEL_VALUE && Number.isInteger(value))) {
-          unreadable(`${WHERE}: voxel ${v} of group ${g} holds ${value}, not a label value (a whole number from 0 to ${MAX_LABEL_VALUE})`);
+          unreadable(
+            `${WHERE}: voxel ${v} of group ${g} holds ${value}, not a label value (a whole number from 0 to ${MAX_LABEL_VALUE})`,
+          );
         }
         split[g]![v] = value;
       }

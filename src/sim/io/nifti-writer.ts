@@ -12,10 +12,9 @@ const UNITS_MM = 2;
 const UNITS_MSEC = 16;
 const XFORM_SCANNER_ANAT = 1;
 
-const DATATYPE_CODES = Object.fromEntries(Object.entries(NIFTI_DATATYPES).map(([code, type]) => [type, Number(code)])) as Record<
-  ScalarType,
-  number
->;
+const DATATYPE_CODES = Object.fromEntries(
+  Object.entries(NIFTI_DATATYPES).map(([code, type]) => [type, Number(code)]),
+) as Record<ScalarType, number>;
 
 /**
  * A little-endian single-file NIfTI-1 image. NIfTI stores RAS, so the LPS geometry is turned
@@ -65,8 +64,19 @@ function rasGeometry(volume: Volume): { axes: Vec3[]; origin: Vec3; qfac: number
   const d = volume.direction;
   const units = [0, 1, 2].map((j) => rasToLps([d[j]!, d[3 + j]!, d[6 + j]!]));
   const axes = units.map((u, j) => u.map((c) => c * volume.spacing[j]! + 0) as Vec3);
-  const r: Mat3 = [units[0]![0], units[1]![0], units[2]![0], units[0]![1], units[1]![1], units[2]![1], units[0]![2], units[1]![2], units[2]![2]];
-  const det = r[0] * (r[4] * r[8] - r[5] * r[7]) - r[1] * (r[3] * r[8] - r[5] * r[6]) + r[2] * (r[3] * r[7] - r[4] * r[6]);
+  const r: Mat3 = [
+    units[0]![0],
+    units[1]![0],
+    units[2]![0],
+    units[0]![1],
+    units[1]![1],
+    units[2]![1],
+    units[0]![2],
+    units[1]![2],
+    units[2]![2],
+  ];
+  const det =
+    r[0] * (r[4] * r[8] - r[5] * r[7]) - r[1] * (r[3] * r[8] - r[5] * r[6]) + r[2] * (r[3] * r[7] - r[4] * r[6]);
   // The quaternion holds a proper rotation; a mirrored grid flips its third axis through qfac.
   const qfac = det < 0 ? -1 : 1;
   if (qfac < 0) {

@@ -47,7 +47,8 @@ export function readNifti(bytes: Uint8Array): Volume {
   const version = niftiVersion(bytes);
   if (version === undefined) unreadable(`${WHERE}: not a NIfTI file (sizeof_hdr is neither 348 nor 540)`);
   const headerSize = version === 1 ? 348 : 540;
-  if (bytes.length < headerSize) unreadable(`${WHERE}: file is ${bytes.length} bytes, shorter than the ${headerSize}-byte NIfTI-${version} header`);
+  if (bytes.length < headerSize)
+    unreadable(`${WHERE}: file is ${bytes.length} bytes, shorter than the ${headerSize}-byte NIfTI-${version} header`);
   // Only the fixed header goes to the library: extensions are not needed, and their parser
   // trusts sizes that a corrupt file can make loop.
   // A copy into a fresh array: a Node Buffer's `.buffer` is its whole allocation pool.
@@ -61,9 +62,12 @@ export function readNifti(bytes: Uint8Array): Volume {
   // Only the first three characters count: NIfTI-2 follows them with \0\r\n\x1a\n.
   const magic = hdr.magic.slice(0, 3);
   if (magic === `ni${version}`) {
-    unreadable(`${WHERE}: this is the header of a .hdr/.img pair whose data is in a separate file; convert it to a single .nii file`);
+    unreadable(
+      `${WHERE}: this is the header of a .hdr/.img pair whose data is in a separate file; convert it to a single .nii file`,
+    );
   }
-  if (magic !== `n+${version}`) unreadable(`${WHERE}: magic is '${magic.replace(/[^\x20-\x7e]/g, '?')}', expected 'n+${version}'`);
+  if (magic !== `n+${version}`)
+    unreadable(`${WHERE}: magic is '${magic.replace(/[^\x20-\x7e]/g, '?')}', expected 'n+${version}'`);
 
   const ndim = hdr.dims[0] ?? 0;
   if (ndim < 1 || ndim > 7) unreadable(`${WHERE}: dim[0] is ${ndim}, expected 1 to 7`);
@@ -73,14 +77,22 @@ export function readNifti(bytes: Uint8Array): Volume {
     return n;
   };
   for (let i = 5; i <= 7; i++) {
-    if (size(i) > 1) unreadable(`${WHERE}: dim[${i}] is ${size(i)}: images with more than 4 dimensions or vector pixels are not supported`);
+    if (size(i) > 1)
+      unreadable(
+        `${WHERE}: dim[${i}] is ${size(i)}: images with more than 4 dimensions or vector pixels are not supported`,
+      );
   }
-  const type = NIFTI_DATATYPES[hdr.datatypeCode] ?? unreadable(`${WHERE}: datatype ${hdr.datatypeCode} is not supported (use an integer or floating-point scalar type)`);
+  const type =
+    NIFTI_DATATYPES[hdr.datatypeCode] ??
+    unreadable(
+      `${WHERE}: datatype ${hdr.datatypeCode} is not supported (use an integer or floating-point scalar type)`,
+    );
   const grid: Grid = { dims: [size(1), size(2), size(3)], timeSteps: size(4), type };
   checkGridSize(grid, WHERE);
 
   const voxOffset = Math.floor(hdr.vox_offset);
-  if (!Number.isFinite(hdr.vox_offset) || voxOffset < headerSize) unreadable(`${WHERE}: vox_offset ${hdr.vox_offset} points inside the header`);
+  if (!Number.isFinite(hdr.vox_offset) || voxOffset < headerSize)
+    unreadable(`${WHERE}: vox_offset ${hdr.vox_offset} points inside the header`);
   checkDataLength(bytes.length - voxOffset, grid, 'NIfTI');
   const voxels = grid.dims[0] * grid.dims[1] * grid.dims[2];
   const frames = decodeFrames(bytes, voxOffset, type, hdr.littleEndian, voxels, grid.timeSteps);
@@ -109,7 +121,8 @@ function applyScaling(frames: Float32Array[], slope: number, inter: number): voi
 function readSrows(bytes: Uint8Array, version: 1 | 2, little: boolean): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, version === 1 ? 348 : 540);
   const rows: number[] = [];
-  for (let i = 0; i < 12; i++) rows.push(version === 1 ? view.getFloat32(280 + 4 * i, little) : view.getFloat64(400 + 8 * i, little));
+  for (let i = 0; i < 12; i++)
+    rows.push(version === 1 ? view.getFloat32(280 + 4 * i, little) : view.getFloat64(400 + 8 * i, little));
   return rows;
 }
 
@@ -165,8 +178,14 @@ function quaternionMatrix(b: number, c: number, d: number): number[] {
   }
   const a = Math.sqrt(a2);
   return [
-    a * a + b * b - c * c - d * d, 2 * (b * c - a * d), 2 * (b * d + a * c),
-    2 * (b * c + a * d), a * a + c * c - b * b - d * d, 2 * (c * d - a * b),
-    2 * (b * d - a * c), 2 * (c * d + a * b), a * a + d * d - b * b - c * c,
+    a * a + b * b - c * c - d * d,
+    2 * (b * c - a * d),
+    2 * (b * d + a * c),
+    2 * (b * c + a * d),
+    a * a + c * c - b * b - d * d,
+    2 * (c * d - a * b),
+    2 * (b * d - a * c),
+    2 * (c * d + a * b),
+    a * a + d * d - b * b - c * c,
   ];
 }

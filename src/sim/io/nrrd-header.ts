@@ -82,12 +82,14 @@ export function parseVectors(text: string, where: string): (number[] | null)[] {
   while (rest.length > 0) {
     pattern.lastIndex = 0;
     const m = pattern.exec(rest);
-    if (m === null) unreadable(`${WHERE}: '${where}' has malformed vector '${rest.slice(0, 40)}'; expected (x,y,z) or none`);
+    if (m === null)
+      unreadable(`${WHERE}: '${where}' has malformed vector '${rest.slice(0, 40)}'; expected (x,y,z) or none`);
     if (m[1] === undefined) {
       out.push(null);
     } else {
       const parts = m[1].split(',').map((p) => Number(p.trim()));
-      if (parts.some((p) => !Number.isFinite(p))) unreadable(`${WHERE}: '${where}' has a non-numeric vector '(${m[1]})'`);
+      if (parts.some((p) => !Number.isFinite(p)))
+        unreadable(`${WHERE}: '${where}' has a non-numeric vector '(${m[1]})'`);
       out.push(parts);
     }
     rest = rest.slice(m[0].length).trimStart();

@@ -58,7 +58,10 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
   ];
   if (timed) {
     const bounds = Array.from({ length: steps + 1 }, (_, i) => numberText(volume.timeOriginMs + i * volume.timeStepMs));
-    lines.push(`${MITK_TIMEGEOMETRY_TYPE}:=ArbitraryTimeGeometry`, `${MITK_TIMEGEOMETRY_TIMEPOINTS}:=${bounds.join(' ')}`);
+    lines.push(
+      `${MITK_TIMEGEOMETRY_TYPE}:=ArbitraryTimeGeometry`,
+      `${MITK_TIMEGEOMETRY_TIMEPOINTS}:=${bounds.join(' ')}`,
+    );
   }
   if (segmentation) lines.push(...multilabelHeaderLines(segmentation));
   const header = new TextEncoder().encode(`${lines.join('\n')}\n\n`);

@@ -5,7 +5,14 @@ import { unreadable } from './image-read-error.js';
 import { assembleSegmentation, readMultilabelHeader, type MultilabelHeader } from './multilabel.js';
 import { fieldList, parseNrrdHeader, parseVectors, type NrrdHeader } from './nrrd-header.js';
 import { decodeFrames, decodeTextFrames, type ScalarType } from './scalar-types.js';
-import { buildVolume, checkDataLength, checkGridSize, dataByteLength, valueRange, type Grid } from './volume-builder.js';
+import {
+  buildVolume,
+  checkDataLength,
+  checkGridSize,
+  dataByteLength,
+  valueRange,
+  type Grid,
+} from './volume-builder.js';
 
 /** Keys MITK writes for a time geometry: its kind and the time bounds of every step, in ms. */
 export const MITK_TIMEGEOMETRY_TYPE = 'org_mitk_timegeometry_type';
@@ -70,11 +77,16 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
   const required = (name: string): string => f.get(name) ?? unreadable(`${WHERE}: missing '${name}' field`);
 
   const typeName = required('type').toLowerCase();
-  const type = TYPE_ALIASES[typeName] ?? unreadable(`${WHERE}: type '${typeName}' is not supported (use an integer or floating-point scalar type)`);
+  const type =
+    TYPE_ALIASES[typeName] ??
+    unreadable(`${WHERE}: type '${typeName}' is not supported (use an integer or floating-point scalar type)`);
   const dimension = positiveInteger(required('dimension'), `${WHERE}: 'dimension'`);
-  if (dimension < 2 || dimension > 5) unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
+  if (dimension < 2 || dimension > 5)
+    unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
   if (!f.has('sizes')) unreadable(`${WHERE}: missing 'sizes' field`);
-  const sizes = fieldList(header, 'sizes', dimension)!.map((s, i) => positiveInteger(s, `${WHERE}: 'sizes' entry ${i}`));
+  const sizes = fieldList(header, 'sizes', dimension)!.map((s, i) =>
+    positiveInteger(s, `${WHERE}: 'sizes' entry ${i}`),
+  );
   const kinds = fieldList(header, 'kinds', dimension)?.map((k) => k.toLowerCase());
   const multilabel = readMultilabelHeader(header.keyValues);
 
@@ -82,36 +94,51 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
   // MITK writes a segmentation of several groups; any other image must be scalar.
   const groupAxis = multilabel !== undefined && kinds?.[0] !== undefined && !DOMAIN_KINDS.has(kinds[0]) ? 0 : -1;
   const domainAxes = dimension - (groupAxis >= 0 ? 1 : 0);
-  if (domainAxes < 2 || domainAxes > 4) unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
+  if (domainAxes < 2 || domainAxes > 4)
+    unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
   // The time axis is the 4th domain axis, or the last one when `kinds` calls it time (2D+time).
   const timeAxis = domainAxes === 4 || kinds?.[dimension - 1] === 'time' ? dimension - 1 : -1;
   const spatialAxes = sizes.map((_, i) => i).filter((i) => i !== timeAxis && i !== groupAxis);
   spatialAxes.forEach((axis) => {
     const kind = kinds?.[axis];
     if (kind !== undefined && !DOMAIN_KINDS.has(kind) && sizes[axis]! > 1) {
-      unreadable(`${WHERE}: axis ${axis} has kind '${kind}': multi-component pixels are not supported (save one scalar image per component)`);
+      unreadable(
+        `${WHERE}: axis ${axis} has kind '${kind}': multi-component pixels are not supported (save one scalar image per component)`,
+      );
     }
   });
   const dims: Vec3 = [1, 1, 1];
   spatialAxes.forEach((axis, j) => (dims[j] = sizes[axis]!));
-  const grid: Grid = { dims, timeSteps: timeAxis >= 0 ? sizes[timeAxis]! : 1, type, ...(groupAxis >= 0 ? { components: sizes[groupAxis]! } : {}) };
+  const grid: Grid = {
+    dims,
+    timeSteps: timeAxis >= 0 ? sizes[timeAxis]! : 1,
+    type,
+    ...(groupAxis >= 0 ? { components: sizes[groupAxis]! } : {}),
+  };
   checkGridSize(grid, WHERE);
 
   const { geometry, timeStep, timeOrigin } = readGeometry(header, dimension, spatialAxes, timeAxis);
   const timeFromMitk = mitkTimeBounds(header, grid.timeSteps);
 
   const encodingName = required('encoding').toLowerCase();
-  const encoding = ({ raw: 'raw', gzip: 'gzip', gz: 'gzip', text: 'text', txt: 'text', ascii: 'text' } as const)[encodingName as 'raw'];
-  if (encoding === undefined) unreadable(`${WHERE}: encoding '${encodingName}' is not supported (use raw, gzip or text)`);
+  const encoding = ({ raw: 'raw', gzip: 'gzip', gz: 'gzip', text: 'text', txt: 'text', ascii: 'text' } as const)[
+    encodingName as 'raw'
+  ];
+  if (encoding === undefined)
+    unreadable(`${WHERE}: encoding '${encodingName}' is not supported (use raw, gzip or text)`);
   const endian = f.get('endian')?.toLowerCase();
-  if (endian !== undefined && endian !== 'little' && endian !== 'big') unreadable(`${WHERE}: endian '${endian}' is neither little nor big`);
+  if (endian !== undefined && endian !== 'little' && endian !== 'big')
+    unreadable(`${WHERE}: endian '${endian}' is neither little nor big`);
 
   const dataFile = f.get('data file');
   if (dataFile !== undefined && (dataFile.startsWith('LIST') || /\s/.test(dataFile) || dataFile.includes('%'))) {
-    unreadable(`${WHERE}: data split over several files ('data file: ${dataFile.slice(0, 40)}') is not supported; save the image as one file`);
+    unreadable(
+      `${WHERE}: data split over several files ('data file: ${dataFile.slice(0, 40)}') is not supported; save the image as one file`,
+    );
   }
   const byteSkip = Number(f.get('byte skip') ?? '0');
-  if (!Number.isInteger(byteSkip) || byteSkip < -1) unreadable(`${WHERE}: 'byte skip' must be -1 or a non-negative integer`);
+  if (!Number.isInteger(byteSkip) || byteSkip < -1)
+    unreadable(`${WHERE}: 'byte skip' must be -1 or a non-negative integer`);
   if (byteSkip === -1 && encoding !== 'raw') unreadable(`${WHERE}: 'byte skip: -1' is only valid with raw encoding`);
   const lineSkip = Number(f.get('line skip') ?? '0');
   if (!Number.isInteger(lineSkip) || lineSkip < 0) unreadable(`${WHERE}: 'line skip' must be a non-negative integer`);
@@ -138,7 +165,14 @@ function readGeometry(header: NrrdHeader, dimension: number, spatialAxes: number
   const space = spaceName === undefined ? undefined : SPACES[spaceName];
   if (spaceName !== undefined && space === undefined) unreadable(`${WHERE}: space '${spaceName}' is not supported`);
   const spaceDimText = f.get('space dimension');
-  const spaceDim = space !== undefined ? (space.time ? 4 : 3) : spaceDimText !== undefined ? positiveInteger(spaceDimText, `${WHERE}: 'space dimension'`) : 0;
+  const spaceDim =
+    space !== undefined
+      ? space.time
+        ? 4
+        : 3
+      : spaceDimText !== undefined
+        ? positiveInteger(spaceDimText, `${WHERE}: 'space dimension'`)
+        : 0;
   if (spaceDim > 4) unreadable(`${WHERE}: space dimension ${spaceDim} is not supported`);
   const signs: Vec3 = space?.signs ?? [1, 1, 1];
   const toLps = (v: number[]): Vec3 => [(v[0] ?? 0) * signs[0], (v[1] ?? 0) * signs[1], (v[2] ?? 0) * signs[2]];
@@ -160,10 +194,14 @@ function readGeometry(header: NrrdHeader, dimension: number, spatialAxes: number
     return { geometry: { ...geometryFromAxes(axes, WHERE), origin: [0, 0, 0] as Vec3 }, timeStep, timeOrigin };
   }
 
-  const directionsText = f.get('space directions') ?? unreadable(`${WHERE}: 'space' is set but 'space directions' is missing`);
+  const directionsText =
+    f.get('space directions') ?? unreadable(`${WHERE}: 'space' is set but 'space directions' is missing`);
   const vectors = parseVectors(directionsText, 'space directions');
-  if (vectors.length !== dimension) unreadable(`${WHERE}: 'space directions' has ${vectors.length} entries, 'dimension' says ${dimension}`);
-  for (const v of vectors) if (v !== null && v.length !== spaceDim) unreadable(`${WHERE}: 'space directions' vector has ${v.length} components, the space has ${spaceDim}`);
+  if (vectors.length !== dimension)
+    unreadable(`${WHERE}: 'space directions' has ${vectors.length} entries, 'dimension' says ${dimension}`);
+  for (const v of vectors)
+    if (v !== null && v.length !== spaceDim)
+      unreadable(`${WHERE}: 'space directions' vector has ${v.length} components, the space has ${spaceDim}`);
   const axes = spatialAxes.map((axis) => {
     const v = vectors[axis];
     if (v === null || v === undefined) unreadable(`${WHERE}: 'space directions' is 'none' for spatial axis ${axis}`);
@@ -192,7 +230,8 @@ function readGeometry(header: NrrdHeader, dimension: number, spatialAxes: number
 
 /** MITK's own record of the time steps: N+1 time bounds in ms. Ignored when it does not fit. */
 function mitkTimeBounds(header: NrrdHeader, steps: number): { step: number; origin: number } | undefined {
-  const text = header.keyValues.get(MITK_TIMEGEOMETRY_TIMEPOINTS) ?? header.keyValues.get('org.mitk.timegeometry.timepoints');
+  const text =
+    header.keyValues.get(MITK_TIMEGEOMETRY_TIMEPOINTS) ?? header.keyValues.get('org.mitk.timegeometry.timepoints');
   if (text === undefined || steps < 1) return undefined;
   const bounds = text.trim().split(/\s+/).map(Number);
   if (bounds.length !== steps + 1 || bounds.some((b) => !Number.isFinite(b))) return undefined;
@@ -225,6 +264,10 @@ export function readNrrdData(layout: NrrdLayout, source: Uint8Array, start: numb
   const segmentation = assembleSegmentation(layout.multilabel, frames, grid.components ?? 1, voxels);
   // MITK holds every group as unsigned short label values, whatever type the file stored.
   const groupFrames = segmentation.groups[0]!.frames;
-  const volume = buildVolume({ ...layout, grid: { dims: grid.dims, timeSteps: grid.timeSteps, type: 'uint16' }, frames: groupFrames });
+  const volume = buildVolume({
+    ...layout,
+    grid: { dims: grid.dims, timeSteps: grid.timeSteps, type: 'uint16' },
+    frames: groupFrames,
+  });
   return { ...volume, range: valueRange(segmentation.groups.flatMap((g) => g.frames)), segmentation };
 }

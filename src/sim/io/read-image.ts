@@ -19,7 +19,8 @@ export function imageFormat(fileName: string): ImageFormat {
   const lower = fileName.trim().toLowerCase();
   if (lower.endsWith('.nii.gz')) return 'nii.gz';
   const dot = lower.lastIndexOf('.');
-  if (dot < 0) throw new ImageReadError('UNSUPPORTED_FORMAT', `'${fileName.slice(0, 60)}' has no file extension; use ${KNOWN}`);
+  if (dot < 0)
+    throw new ImageReadError('UNSUPPORTED_FORMAT', `'${fileName.slice(0, 60)}' has no file extension; use ${KNOWN}`);
   return extensionFormat(lower.slice(dot + 1));
 }
 
@@ -49,12 +50,18 @@ export async function readImageFile(path: string): Promise<Volume> {
     if (format === 'mha' || format === 'mhd') {
       const layout = readMetaLayout(bytes);
       if (isLocalData(layout)) return readMetaData(layout, bytes, layout.dataOffset, 'MetaImage');
-      return { detached: layout.dataFile, read: (data) => readMetaData(layout, data, 0, `MetaImage data file '${layout.dataFile}'`) };
+      return {
+        detached: layout.dataFile,
+        read: (data) => readMetaData(layout, data, 0, `MetaImage data file '${layout.dataFile}'`),
+      };
     }
     return readNiftiBytes(bytes, format);
   });
   if (!('detached' in first)) return first;
-  const data = await readBytes(resolve(dirname(path), first.detached), `data file '${first.detached}' named by the header:`);
+  const data = await readBytes(
+    resolve(dirname(path), first.detached),
+    `data file '${first.detached}' named by the header:`,
+  );
   return guardSync(() => first.read(data));
 }
 
@@ -82,7 +89,8 @@ export function readImageBytes(bytes: Uint8Array, format: string): Volume {
 function readNiftiBytes(bytes: Uint8Array, format: ImageFormat): Volume {
   if (isGzip(bytes)) {
     const inner = gunzip(bytes, 'NIfTI');
-    if (format === 'gz' && niftiVersion(inner) === undefined) unreadable('the .gz data is not a gzip-compressed NIfTI image');
+    if (format === 'gz' && niftiVersion(inner) === undefined)
+      unreadable('the .gz data is not a gzip-compressed NIfTI image');
     return readNifti(inner);
   }
   if (format === 'gz') unreadable('the .gz data is not gzip-compressed');
@@ -101,7 +109,12 @@ async function readBytes(path: string, what: string): Promise<Uint8Array> {
     return await readFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'does not exist' : code === 'EISDIR' ? 'is a directory' : `cannot be read (${code ?? String(err)})`;
+    const reason =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EISDIR'
+          ? 'is a directory'
+          : `cannot be read (${code ?? String(err)})`;
     throw new ImageReadError('FILE_READ_ERROR', `${what} ${path} ${reason}`);
   }
 }
@@ -120,6 +133,9 @@ function guardSync<T>(read: () => T): T {
     if (err instanceof RangeError && /allocation|memory|Array buffer/i.test(err.message)) {
       throw new ImageReadError('FILE_READ_ERROR', `the image is too large to read into memory (${err.message})`);
     }
-    throw new ImageReadError('FILE_READ_ERROR', `the file is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ImageReadError(
+      'FILE_READ_ERROR',
+      `the file is corrupt: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

@@ -2,16 +2,7 @@ import { unreadable } from './image-read-error.js';
 
 /** The voxel component types the readers and writers know, named as `Volume.componentType`. */
 export type ScalarType =
-  | 'int8'
-  | 'uint8'
-  | 'int16'
-  | 'uint16'
-  | 'int32'
-  | 'uint32'
-  | 'int64'
-  | 'uint64'
-  | 'float32'
-  | 'float64';
+  'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64' | 'float32' | 'float64';
 
 type SmallArray =
   | Int8ArrayConstructor
@@ -117,7 +108,12 @@ function swapBytes(data: Uint8Array, size: number): void {
 }
 
 /** Parses whitespace- or comma-separated numbers (NRRD `text` encoding, ASCII MetaImage). */
-export function decodeTextFrames(text: string, voxelsPerFrame: number, frameCount: number, where: string): Float32Array[] {
+export function decodeTextFrames(
+  text: string,
+  voxelsPerFrame: number,
+  frameCount: number,
+  where: string,
+): Float32Array[] {
   const tokens = text.split(/[\s,]+/).filter((t) => t.length > 0);
   const needed = voxelsPerFrame * frameCount;
   if (tokens.length < needed) unreadable(`${where}: text data has ${tokens.length} values, header needs ${needed}`);
@@ -127,7 +123,8 @@ export function decodeTextFrames(text: string, voxelsPerFrame: number, frameCoun
     for (let i = 0; i < voxelsPerFrame; i++) {
       const token = tokens[f * voxelsPerFrame + i]!;
       const value = Number(token);
-      if (Number.isNaN(value) && token.toLowerCase() !== 'nan') unreadable(`${where}: text data value '${token.slice(0, 20)}' is not a number`);
+      if (Number.isNaN(value) && token.toLowerCase() !== 'nan')
+        unreadable(`${where}: text data value '${token.slice(0, 20)}' is not a number`);
       frame[i] = value;
     }
     frames.push(frame);

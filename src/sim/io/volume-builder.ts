@@ -23,16 +23,21 @@ export function checkGridSize(grid: Grid, where: string): void {
 
 /** Bytes the data section of `grid` takes. */
 export function dataByteLength(grid: Grid): number {
-  return grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps * (grid.components ?? 1) * bytesPerSample(grid.type);
+  return (
+    grid.dims[0] * grid.dims[1] * grid.dims[2] * grid.timeSteps * (grid.components ?? 1) * bytesPerSample(grid.type)
+  );
 }
 
 /** Fails unless `available` bytes hold the whole grid, saying how much is there and how much is needed. */
 export function checkDataLength(available: number, grid: Grid, where: string): void {
   const needed = dataByteLength(grid);
   if (available < needed) {
-    const spatial = grid.timeSteps > 1 ? [...grid.dims, grid.timeSteps] : grid.dims[2] > 1 ? grid.dims : grid.dims.slice(0, 2);
+    const spatial =
+      grid.timeSteps > 1 ? [...grid.dims, grid.timeSteps] : grid.dims[2] > 1 ? grid.dims : grid.dims.slice(0, 2);
     const shape = grid.components === undefined ? spatial : [grid.components, ...spatial];
-    unreadable(`${where}: data is ${Math.max(0, available)} bytes, header needs ${needed} (${describeGrid(shape, grid.type)})`);
+    unreadable(
+      `${where}: data is ${Math.max(0, available)} bytes, header needs ${needed} (${describeGrid(shape, grid.type)})`,
+    );
   }
 }
 

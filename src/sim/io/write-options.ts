@@ -6,7 +6,18 @@ export interface WriteOptions {
   gzipLevel?: number;
 }
 
-const TYPES: readonly string[] = ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64', 'float32', 'float64'];
+const TYPES: readonly string[] = [
+  'int8',
+  'uint8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'float32',
+  'float64',
+];
 
 /** The volume's component type when a file can store it, else float32 (which holds any value read). */
 export function writableType(volume: Volume): ScalarType {

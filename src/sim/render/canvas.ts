@@ -18,7 +18,12 @@ const TITLE_INDENT = 10;
  * An editor canvas: `background` (the splitter colour) with each window image placed at its
  * top-left corner; tiles reaching past the canvas are clipped, later tiles cover earlier ones.
  */
-export function tileCanvas(width: number, height: number, tiles: ReadonlyArray<{ x: number; y: number; image: RgbaImage }>, background: Rgb): RgbaImage {
+export function tileCanvas(
+  width: number,
+  height: number,
+  tiles: ReadonlyArray<{ x: number; y: number; image: RgbaImage }>,
+  background: Rgb,
+): RgbaImage {
   checkDimension('canvas width', width);
   checkDimension('canvas height', height);
   const canvas = filled(width, height, background);

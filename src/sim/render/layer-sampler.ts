@@ -31,7 +31,8 @@ export interface PreparedLayer {
  */
 export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   const v = layer.volume;
-  const step = (frames: readonly Float32Array[]): Float32Array => frames[Math.min(Math.max(layer.timeStep, 0), frames.length - 1)] ?? new Float32Array(0);
+  const step = (frames: readonly Float32Array[]): Float32Array =>
+    frames[Math.min(Math.max(layer.timeStep, 0), frames.length - 1)] ?? new Float32Array(0);
   const d = v.direction;
   const inv = new Float64Array(9);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
@@ -43,7 +44,8 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   // opacity) is left out rather than drawn with garbage.
   const prepared = (frames: readonly Float32Array[], labels: Float32Array | null): PreparedLayer => {
     const frame = step(frames);
-    const opacity = frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
+    const opacity =
+      frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
     return { volume: v, frame, opacity, low, scale: 1 / window, tint, labels, inv };
   };
   const segmentation = v.segmentation;
@@ -81,7 +83,11 @@ export function toIndex(l: PreparedLayer, p: Vec3): Vec3 {
 /** Index-space change for a world-space step (no origin). */
 export function toIndexDelta(l: PreparedLayer, d: Vec3): Vec3 {
   const m = l.inv;
-  return [m[0]! * d[0] + m[1]! * d[1] + m[2]! * d[2], m[3]! * d[0] + m[4]! * d[1] + m[5]! * d[2], m[6]! * d[0] + m[7]! * d[1] + m[8]! * d[2]];
+  return [
+    m[0]! * d[0] + m[1]! * d[1] + m[2]! * d[2],
+    m[3]! * d[0] + m[4]! * d[1] + m[5]! * d[2],
+    m[6]! * d[0] + m[7]! * d[1] + m[8]! * d[2],
+  ];
 }
 
 /**
@@ -94,7 +100,18 @@ export function blendPoint(l: PreparedLayer, x: number, y: number, z: number, rg
   const dx = x - org[0];
   const dy = y - org[1];
   const dz = z - org[2];
-  blendSpan(l, m[0]! * dx + m[1]! * dy + m[2]! * dz, m[3]! * dx + m[4]! * dy + m[5]! * dz, m[6]! * dx + m[7]! * dy + m[8]! * dz, 0, 0, 0, rgb, o, 1);
+  blendSpan(
+    l,
+    m[0]! * dx + m[1]! * dy + m[2]! * dz,
+    m[3]! * dx + m[4]! * dy + m[5]! * dz,
+    m[6]! * dx + m[7]! * dy + m[8]! * dz,
+    0,
+    0,
+    0,
+    rgb,
+    o,
+    1,
+  );
 }
 
 /**
@@ -105,7 +122,18 @@ export function blendPoint(l: PreparedLayer, x: number, y: number, z: number, rg
  * A sample is inside the volume when its rounded index is: Math.round(f) lies in [0, n) exactly
  * when f lies in [-0.5, n - 0.5).
  */
-export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, di: number, dj: number, dk: number, rgb: Float32Array, o: number, count: number): void {
+export function blendSpan(
+  l: PreparedLayer,
+  fi: number,
+  fj: number,
+  fk: number,
+  di: number,
+  dj: number,
+  dk: number,
+  rgb: Float32Array,
+  o: number,
+  count: number,
+): void {
   const [nx, ny, nz] = l.volume.dims;
   const nxy = nx * ny;
   // Along a row of a standard view of an axis-aligned image only one index moves: the other two
@@ -127,9 +155,15 @@ export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, 
       n = nz;
       stride = nxy;
     }
-    const fixedOk = (stride === 1 || (fi >= -0.5 && fi < nx - 0.5)) && (stride === nx || (fj >= -0.5 && fj < ny - 0.5)) && (stride === nxy || (fk >= -0.5 && fk < nz - 0.5));
+    const fixedOk =
+      (stride === 1 || (fi >= -0.5 && fi < nx - 0.5)) &&
+      (stride === nx || (fj >= -0.5 && fj < ny - 0.5)) &&
+      (stride === nxy || (fk >= -0.5 && fk < nz - 0.5));
     if (!fixedOk) return;
-    const base = (stride === 1 ? 0 : Math.round(fi)) + (stride === nx ? 0 : nx * Math.round(fj)) + (stride === nxy ? 0 : nxy * Math.round(fk));
+    const base =
+      (stride === 1 ? 0 : Math.round(fi)) +
+      (stride === nx ? 0 : nx * Math.round(fj)) +
+      (stride === nxy ? 0 : nxy * Math.round(fk));
     blendLine(l, f, d, n - 0.5, base, stride, rgb, o, count);
     return;
   }
@@ -148,7 +182,17 @@ export function blendSpan(l: PreparedLayer, fi: number, fj: number, fk: number, 
  * goes on while f stays within half a voxel of it (Math.round(f) = q exactly when
  * q - 0.5 <= f < q + 0.5), so there is no rounding per pixel.
  */
-function blendLine(l: PreparedLayer, f: number, d: number, limit: number, base: number, stride: number, rgb: Float32Array, o: number, count: number): void {
+function blendLine(
+  l: PreparedLayer,
+  f: number,
+  d: number,
+  limit: number,
+  base: number,
+  stride: number,
+  rgb: Float32Array,
+  o: number,
+  count: number,
+): void {
   const frame = l.frame;
   const a = l.opacity;
   const table = l.labels;

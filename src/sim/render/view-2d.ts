@@ -37,7 +37,8 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[]): Rgba
   const data = new Uint8Array(W * H * 4);
   for (let py = 0; py < H; py++) {
     fillRgb(row, view.background);
-    for (const { l, i0, ix, iy } of walks) blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
+    for (const { l, i0, ix, iy } of walks)
+      blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
     for (const line of lines) line(row, py);
     packRgb(row, data, py * W);
   }
@@ -50,7 +51,13 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[]): Rgba
  * (px, py); for the usual lines, parallel to a screen axis, a whole row or the set of columns is
  * decided at once. Returns the painter of one row.
  */
-function planeLine(W: number, p0: Vec3, dx: Vec3, dy: Vec3, line: { planeNormal: Vec3; planePoint: Vec3; color: Rgb }): (row: Float32Array, py: number) => void {
+function planeLine(
+  W: number,
+  p0: Vec3,
+  dx: Vec3,
+  dy: Vec3,
+  line: { planeNormal: Vec3; planePoint: Vec3; color: Rgb },
+): (row: Float32Array, py: number) => void {
   const m = line.planeNormal;
   const d0 = dot(sub(p0, line.planePoint), m);
   const ddx = dot(dx, m);

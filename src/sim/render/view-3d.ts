@@ -43,7 +43,8 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
   const f = cameraFrame(view.camera);
   const [o0, o1, o2] = view.camera.position;
   const angle = view.camera.perspective_angle;
-  const perPixel = (2 * Math.tan((((angle !== null && angle > 0 && angle < 180 ? angle : FALLBACK_ANGLE) * Math.PI) / 180) / 2)) / H;
+  const perPixel =
+    (2 * Math.tan(((angle !== null && angle > 0 && angle < 180 ? angle : FALLBACK_ANGLE) * Math.PI) / 180 / 2)) / H;
   const span = Math.max(bounds.max[0] - bounds.min[0], bounds.max[1] - bounds.min[1], bounds.max[2] - bounds.min[2]);
   const eps = span * 1e-9;
   const [lo0, lo1, lo2] = [bounds.min[0] - eps, bounds.min[1] - eps, bounds.min[2] - eps];
@@ -116,14 +117,25 @@ function onEdge(p0: number, p1: number, p2: number, normal: Vec3, bounds: Bounds
  * so those pixels keep the background without casting. With a corner at or behind the camera
  * the projection is unbounded and the whole window is cast.
  */
-function screenBox(f: CameraFrame, eye: Vec3, bounds: Bounds, perPixel: number, W: number, H: number): { x0: number; y0: number; x1: number; y1: number } {
+function screenBox(
+  f: CameraFrame,
+  eye: Vec3,
+  bounds: Bounds,
+  perPixel: number,
+  W: number,
+  H: number,
+): { x0: number; y0: number; x1: number; y1: number } {
   const all = { x0: 0, y0: 0, x1: W, y1: H };
   let xmin = Infinity;
   let xmax = -Infinity;
   let ymin = Infinity;
   let ymax = -Infinity;
   for (let c = 0; c < 8; c++) {
-    const corner: Vec3 = [c & 1 ? bounds.max[0] : bounds.min[0], c & 2 ? bounds.max[1] : bounds.min[1], c & 4 ? bounds.max[2] : bounds.min[2]];
+    const corner: Vec3 = [
+      c & 1 ? bounds.max[0] : bounds.min[0],
+      c & 2 ? bounds.max[1] : bounds.min[1],
+      c & 4 ? bounds.max[2] : bounds.min[2],
+    ];
     const v = sub(corner, eye);
     const depth = dot(v, f.dop);
     if (!(depth > 1e-9)) return all;
@@ -135,5 +147,10 @@ function screenBox(f: CameraFrame, eye: Vec3, bounds: Bounds, perPixel: number, 
     ymax = Math.max(ymax, sy);
   }
   const clamp = (v: number, hi: number): number => Math.min(Math.max(v, 0), hi);
-  return { x0: clamp(Math.floor(xmin) - 2, W), x1: clamp(Math.ceil(xmax) + 3, W), y0: clamp(Math.floor(ymin) - 2, H), y1: clamp(Math.ceil(ymax) + 3, H) };
+  return {
+    x0: clamp(Math.floor(xmin) - 2, W),
+    x1: clamp(Math.ceil(xmax) + 3, W),
+    y0: clamp(Math.floor(ymin) - 2, H),
+    y1: clamp(Math.ceil(ymax) + 3, H),
+  };
 }

@@ -39,7 +39,8 @@ export function parseCameraPatch(req: SimRequest, is3d: boolean): CameraPatch {
   if ('perspective_angle' in value) {
     if (!is3d) invalid("'perspective_angle' is only applicable to the 3D window.");
     const a = value.perspective_angle;
-    if (typeof a !== 'number' || !(a > 0 && a < 180)) invalid("'perspective_angle' must be a number in the open interval (0, 180).");
+    if (typeof a !== 'number' || !(a > 0 && a < 180))
+      invalid("'perspective_angle' must be a number in the open interval (0, 180).");
     patch.perspective_angle = a as number;
   }
   if ('standard_view' in value) {
@@ -48,7 +49,9 @@ export function parseCameraPatch(req: SimRequest, is3d: boolean): CameraPatch {
       invalid(`'standard_view' must be one of ${STANDARD_VIEWS.map((v) => `'${v}'`).join(', ')}.`);
     }
     if (POSE.some((f) => f in value)) {
-      invalid("'standard_view' cannot be combined with 'position', 'focal_point', or 'view_up'. Send a standard view or an explicit pose, not both.");
+      invalid(
+        "'standard_view' cannot be combined with 'position', 'focal_point', or 'view_up'. Send a standard view or an explicit pose, not both.",
+      );
     }
     patch.standard_view = view as StandardView;
   }

@@ -26,7 +26,13 @@ function documentationUrl(version: string): string {
 export function registerDiscoveryRoutes(router: Router, ctx: DiscoveryContext): void {
   router
     .on('GET', `${API}/health`, () =>
-      json(200, { data: { checks: { datastorage: 'ok' }, status: 'healthy', uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000) } }),
+      json(200, {
+        data: {
+          checks: { datastorage: 'ok' },
+          status: 'healthy',
+          uptime_seconds: Math.floor((ctx.now() - ctx.startedAt) / 1000),
+        },
+      }),
     )
     .on('GET', `${API}/info`, () =>
       json(200, {

@@ -23,7 +23,10 @@ export function registerMxnRoutes(router: Router, viewer: Viewer): void {
   const idOf = (params: RouteParams): string => {
     const id = params.id ?? '';
     if (!CELL_ID.test(id)) {
-      throw new Problem('INVALID_REQUEST', `Malformed MxN window id '${id}'. Expected pattern: <prefix>__<bare> (e.g. 'mxn__widget0').`);
+      throw new Problem(
+        'INVALID_REQUEST',
+        `Malformed MxN window id '${id}'. Expected pattern: <prefix>__<bare> (e.g. 'mxn__widget0').`,
+      );
     }
     return id;
   };
@@ -46,12 +49,17 @@ export function registerMxnRoutes(router: Router, viewer: Viewer): void {
     .on('PUT', `${BASE}/layout`, (req) => {
       const body = readBody(req);
       if (!body.present) {
-        throw new Problem('INVALID_REQUEST', "Request body must be an MxN layout document (a JSON object with 'version' and 'root').");
+        throw new Problem(
+          'INVALID_REQUEST',
+          "Request body must be an MxN layout document (a JSON object with 'version' and 'root').",
+        );
       }
       viewer.requireActive('mxn');
       return json(200, viewer.applyLayout(body.value));
     })
-    .on('GET', `${BASE}/windows/:id/camera`, (_req, params) => json(200, cameraJson(viewer.camera(cellOf(idOf(params))))))
+    .on('GET', `${BASE}/windows/:id/camera`, (_req, params) =>
+      json(200, cameraJson(viewer.camera(cellOf(idOf(params))))),
+    )
     .on('PUT', `${BASE}/windows/:id/camera`, (req, params) => {
       const id = idOf(params);
       // Every cell is 2D, so `perspective_angle` is always refused.
@@ -59,14 +67,18 @@ export function registerMxnRoutes(router: Router, viewer: Viewer): void {
       viewer.setCamera(cellOf(id), patch);
       return noContent();
     })
-    .on('GET', `${BASE}/windows/:id/selected-slice`, (_req, params) => json(200, viewer.sliceState(cellOf(idOf(params)))))
+    .on('GET', `${BASE}/windows/:id/selected-slice`, (_req, params) =>
+      json(200, viewer.sliceState(cellOf(idOf(params)))),
+    )
     .on('PUT', `${BASE}/windows/:id/selected-slice`, (req, params) => {
       const id = idOf(params);
       const step = parseStep(req, sliceHint(id));
       viewer.setSlice(cellOf(id), step);
       return noContent();
     })
-    .on('GET', `${BASE}/windows/:id/selected-position`, (_req, params) => json(200, viewer.cellPosition(cellOf(idOf(params)))))
+    .on('GET', `${BASE}/windows/:id/selected-position`, (_req, params) =>
+      json(200, viewer.cellPosition(cellOf(idOf(params)))),
+    )
     .on('PUT', `${BASE}/windows/:id/selected-position`, (req, params) => {
       const id = idOf(params);
       const position = parsePosition(req);

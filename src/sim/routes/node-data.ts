@@ -22,7 +22,10 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
       if (downloadMode(req) === 'direct') {
         return {
           status: 200,
-          headers: { 'content-type': 'application/octet-stream', 'content-disposition': `attachment; filename="${fileName}"` },
+          headers: {
+            'content-type': 'application/octet-stream',
+            'content-disposition': `attachment; filename="${fileName}"`,
+          },
           body: bytes,
         };
       }
@@ -32,12 +35,19 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
       const node = store.require(uid!);
       const kind = transferKind(req);
       if (kind === 'none') {
-        throw new Problem('UNSUPPORTED_FORMAT', 'Missing Content-Type; use application/json (file reference) or application/octet-stream (the file bytes)');
+        throw new Problem(
+          'UNSUPPORTED_FORMAT',
+          'Missing Content-Type; use application/json (file reference) or application/octet-stream (the file bytes)',
+        );
       }
       let upload;
       if (kind === 'json') {
         const body = readJsonBody(req);
-        if (!isJsonObject(body)) throw new Problem('INVALID_REQUEST', 'Request body must be a JSON object {"transfer": {"mode"?: "file-reference", "file_path": "..."}}');
+        if (!isJsonObject(body))
+          throw new Problem(
+            'INVALID_REQUEST',
+            'Request body must be a JSON object {"transfer": {"mode"?: "file-reference", "file_path": "..."}}',
+          );
         upload = await fileReferenceUpload(ctx, body.transfer, true);
       } else {
         upload = await directUpload(req);
@@ -64,12 +74,21 @@ function serialize(volume: Volume): Uint8Array {
   try {
     return writeImageBytes(volume, 'nrrd');
   } catch (err) {
-    throw new Problem('SERIALIZATION_ERROR', `Failed to serialize the node's data: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Problem(
+      'SERIALIZATION_ERROR',
+      `Failed to serialize the node's data: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
 /** Writes the file into a fresh temp directory of the client's IP and answers where it is (bare JSON). */
-function fileReference(ctx: StorageContext, req: SimRequest, node: SimNode, fileName: string, bytes: Uint8Array): SimResponse {
+function fileReference(
+  ctx: StorageContext,
+  req: SimRequest,
+  node: SimNode,
+  fileName: string,
+  bytes: Uint8Array,
+): SimResponse {
   let filePath: string;
   let dir: string;
   try {
@@ -77,7 +96,10 @@ function fileReference(ctx: StorageContext, req: SimRequest, node: SimNode, file
     filePath = join(dir, fileName);
     writeFileSync(filePath, bytes);
   } catch (err) {
-    throw new Problem('SERIALIZATION_ERROR', `Failed to write the data file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new Problem(
+      'SERIALIZATION_ERROR',
+      `Failed to write the data file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+    );
   }
   const v = node.volume!;
   const is2d = v.dims[2] === 1 && v.frames.length === 1;
@@ -86,7 +108,12 @@ function fileReference(ctx: StorageContext, req: SimRequest, node: SimNode, file
     status: 200,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      data_metadata: { dimensions, origin: [...v.origin], pixel_type: PIXEL_TYPES[v.componentType] ?? v.componentType, spacing: [...v.spacing] },
+      data_metadata: {
+        dimensions,
+        origin: [...v.origin],
+        pixel_type: PIXEL_TYPES[v.componentType] ?? v.componentType,
+        spacing: [...v.spacing],
+      },
       transfer: { directory_path: dir, file_path: filePath, mode: 'file-reference', size_bytes: bytes.length },
     }),
   };

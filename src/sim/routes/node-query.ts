@@ -8,7 +8,15 @@ import { contextParam, READ_SCOPES, scopeParam } from './request-body.js';
 /** The node object of every node answer: always these seven keys (unless `fields` trims them). */
 export type NodeJson = NodeInfo;
 
-const NODE_KEYS: ReadonlyArray<keyof NodeJson> = ['uid', 'name', 'path', 'parent_uid', 'data_type', 'children_count', 'timestamp'];
+const NODE_KEYS: ReadonlyArray<keyof NodeJson> = [
+  'uid',
+  'name',
+  'path',
+  'parent_uid',
+  'data_type',
+  'children_count',
+  'timestamp',
+];
 
 /** Unqualified MITK class of the node's data: a segmentation only when its file said so. */
 export function dataType(node: SimNode): string | null {
@@ -51,7 +59,9 @@ function propertyFilters(req: SimRequest): PropertyFilter[] {
     let negated = false;
     if (key.endsWith('!')) [key, negated] = [key.slice(0, -1), true];
     else if (value.startsWith('!')) [value, negated] = [value.slice(1), true];
-    const body = [...value].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
+    const body = [...value]
+      .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
+      .join('');
     out.push({ key, value, negated, pattern: new RegExp(`^${body}$`, 's') });
   }
   return out;
@@ -72,7 +82,12 @@ export interface Listing {
  * the nodes in scope (all nodes, or one node's children); `children` trims the meta as the
  * real server does for `/children`.
  */
-export function listNodes(store: DataStore, req: SimRequest, candidates: readonly SimNode[], children: boolean): Listing {
+export function listNodes(
+  store: DataStore,
+  req: SimRequest,
+  candidates: readonly SimNode[],
+  children: boolean,
+): Listing {
   const limit = Math.min(1000, Math.max(1, intParam(req, 'limit') ?? 50));
   const offset = Math.max(0, intParam(req, 'offset') ?? 0);
   const scope = scopeParam<PropertyScope | 'all'>(req, READ_SCOPES, 'all');
@@ -126,8 +141,13 @@ export function listNodes(store: DataStore, req: SimRequest, candidates: readonl
   }
   const total = rows.length;
   const fieldsParam = req.query.get('fields');
-  const fields = fieldsParam?.split(',').map((f) => f.trim()).filter((f) => (NODE_KEYS as readonly string[]).includes(f));
-  const page = rows.slice(offset, offset + limit).map((row) => (fields ? Object.fromEntries(fields.map((f) => [f, row[f as keyof NodeJson]])) : row));
+  const fields = fieldsParam
+    ?.split(',')
+    .map((f) => f.trim())
+    .filter((f) => (NODE_KEYS as readonly string[]).includes(f));
+  const page = rows
+    .slice(offset, offset + limit)
+    .map((row) => (fields ? Object.fromEntries(fields.map((f) => [f, row[f as keyof NodeJson]])) : row));
 
   const meta: Record<string, unknown> = { limit, offset, returned_count: page.length, total_count: total };
   const links = pageLinks(req, limit, offset, total);

@@ -27,7 +27,10 @@ export function transferKind(req: SimRequest): TransferKind {
   if (type === undefined || type === '') return 'none';
   if (type.includes('application/json')) return 'json';
   if (type.includes('application/octet-stream')) return 'direct';
-  throw new Problem('UNSUPPORTED_FORMAT', `Unsupported Content-Type '${type.slice(0, 80)}'; use application/json (file reference) or application/octet-stream (the file's bytes)`);
+  throw new Problem(
+    'UNSUPPORTED_FORMAT',
+    `Unsupported Content-Type '${type.slice(0, 80)}'; use application/json (file reference) or application/octet-stream (the file's bytes)`,
+  );
 }
 
 const AVAILABLE_MODES = ['file-reference', 'direct'];
@@ -36,24 +39,37 @@ const AVAILABLE_MODES = ['file-reference', 'direct'];
  * The file a JSON body's `transfer` names, read from the server's file system. A transfer
  * without `file_path` yields nothing unless `required` (PUT data).
  */
-export async function fileReferenceUpload(ctx: StorageContext, transfer: Json | undefined, required: boolean): Promise<Upload | undefined> {
+export async function fileReferenceUpload(
+  ctx: StorageContext,
+  transfer: Json | undefined,
+  required: boolean,
+): Promise<Upload | undefined> {
   if (transfer === undefined) {
     if (required) throw new Problem('INVALID_REQUEST', 'Missing transfer.file_path in request body');
     return undefined;
   }
-  if (!isJsonObject(transfer)) throw new Problem('INVALID_REQUEST', '"transfer" must be an object {"mode"?: "file-reference", "file_path": "<absolute path>"}');
+  if (!isJsonObject(transfer))
+    throw new Problem(
+      'INVALID_REQUEST',
+      '"transfer" must be an object {"mode"?: "file-reference", "file_path": "<absolute path>"}',
+    );
   const mode = transfer.mode;
   if (mode !== undefined && !(typeof mode === 'string' && AVAILABLE_MODES.includes(mode))) {
-    throw new Problem('TRANSFER_MODE_NOT_AVAILABLE', `Transfer mode '${String(mode)}' is not available; use file-reference or direct`, {
-      extra: { available_modes: AVAILABLE_MODES },
-    });
+    throw new Problem(
+      'TRANSFER_MODE_NOT_AVAILABLE',
+      `Transfer mode '${String(mode)}' is not available; use file-reference or direct`,
+      {
+        extra: { available_modes: AVAILABLE_MODES },
+      },
+    );
   }
   const filePath = transfer.file_path;
   if (filePath === undefined) {
     if (required) throw new Problem('INVALID_REQUEST', 'Missing transfer.file_path in request body');
     return undefined;
   }
-  if (typeof filePath !== 'string' || filePath === '') throw new Problem('INVALID_REQUEST', 'transfer.file_path must be a non-empty string (a path on the server)');
+  if (typeof filePath !== 'string' || filePath === '')
+    throw new Problem('INVALID_REQUEST', 'transfer.file_path must be a non-empty string (a path on the server)');
   const real = ctx.files.readable(filePath);
   await checkDataFile(ctx, real);
   return { volume: await asProblem(() => readImageFile(real)), fileName: basename(filePath) };
@@ -83,7 +99,8 @@ async function checkDataFile(ctx: StorageContext, header: string): Promise<void>
 export async function directUpload(req: SimRequest): Promise<Upload> {
   if (req.body.length === 0) throw new Problem('INVALID_REQUEST', 'Request body is empty; send the file bytes');
   const fileName = dispositionFileName(req.headers['content-disposition']);
-  const format = (fileName === undefined ? undefined : extensionOf(fileName)) ?? req.headers['x-mitk-data-format']?.trim();
+  const format =
+    (fileName === undefined ? undefined : extensionOf(fileName)) ?? req.headers['x-mitk-data-format']?.trim();
   if (!format) {
     throw new Problem(
       'INVALID_REQUEST',

@@ -6,7 +6,15 @@ import { decodeProperty } from '../property-codec.js';
 import type { Router } from '../router.js';
 import { listNodes, nodeJson } from './node-query.js';
 import { directUpload, fileReferenceUpload, stem, transferKind, type Upload } from './node-upload.js';
-import { boolParam, envelope, isJsonObject, NODES, readJsonBody, type JsonObject, type StorageContext } from './request-body.js';
+import {
+  boolParam,
+  envelope,
+  isJsonObject,
+  NODES,
+  readJsonBody,
+  type JsonObject,
+  type StorageContext,
+} from './request-body.js';
 
 /** Nodes of the data storage: list, create (with or without data), read, reparent, delete. */
 export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
@@ -25,17 +33,24 @@ export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
       const node = store.require(uid!);
       const body = readJsonBody(req);
       if (!isJsonObject(body) || !('parent_uid' in body)) {
-        throw new Problem('INVALID_REQUEST', 'Request body must be {"parent_uid": "<uid>"} or {"parent_uid": null}; only the parent can be changed here (rename with PUT .../properties/name)');
+        throw new Problem(
+          'INVALID_REQUEST',
+          'Request body must be {"parent_uid": "<uid>"} or {"parent_uid": null}; only the parent can be changed here (rename with PUT .../properties/name)',
+        );
       }
       const parent = body.parent_uid;
-      if (parent !== null && (typeof parent !== 'string' || parent === '')) throw new Problem('INVALID_REQUEST', 'parent_uid must be a node UID or null');
+      if (parent !== null && (typeof parent !== 'string' || parent === ''))
+        throw new Problem('INVALID_REQUEST', 'parent_uid must be a node UID or null');
       store.reparent(node, parent);
       return envelope(200, nodeJson(store, node));
     })
     .on('DELETE', `${NODES}/:uid`, (req, { uid }) => {
       const node = store.require(uid!);
       const removed = store.remove(node, boolParam(req, 'recursive', false));
-      return envelope(200, removed.length > 0 ? { deleted_children: removed, deleted_uid: node.uid } : { deleted_uid: node.uid });
+      return envelope(
+        200,
+        removed.length > 0 ? { deleted_children: removed, deleted_uid: node.uid } : { deleted_uid: node.uid },
+      );
     })
     .on('GET', `${NODES}/:uid/children`, (req, { uid }) => {
       const parent = store.require(uid!);
@@ -56,11 +71,14 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
   let upload: Upload | undefined;
   if (kind === 'json') {
     const body = readJsonBody(req) ?? {};
-    if (!isJsonObject(body)) throw new Problem('INVALID_REQUEST', 'Request body must be a JSON object {"name"?, "properties"?, "transfer"?}');
-    if (body.name !== undefined && typeof body.name !== 'string') throw new Problem('INVALID_REQUEST', '"name" must be a string');
+    if (!isJsonObject(body))
+      throw new Problem('INVALID_REQUEST', 'Request body must be a JSON object {"name"?, "properties"?, "transfer"?}');
+    if (body.name !== undefined && typeof body.name !== 'string')
+      throw new Problem('INVALID_REQUEST', '"name" must be a string');
     name = body.name;
     if (body.properties !== undefined) {
-      if (!isJsonObject(body.properties)) throw new Problem('INVALID_REQUEST', '"properties" must be an object of property values');
+      if (!isJsonObject(body.properties))
+        throw new Problem('INVALID_REQUEST', '"properties" must be an object of property values');
       properties = body.properties;
     }
     upload = await fileReferenceUpload(ctx, body.transfer, false);
@@ -70,7 +88,11 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
   }
   // A file's name is the fallback name, as when a file is opened in the workbench.
   const fallback = upload?.fileName === undefined ? undefined : stem(upload.fileName);
-  const node = ctx.store.create({ name: name ?? fallback, parentUid: parent?.uid ?? null, volume: upload?.volume ?? null });
+  const node = ctx.store.create({
+    name: name ?? fallback,
+    parentUid: parent?.uid ?? null,
+    volume: upload?.volume ?? null,
+  });
   const failed: string[] = [];
   for (const [key, wire] of Object.entries(properties)) {
     const decoded = decodeProperty(wire);

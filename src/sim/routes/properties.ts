@@ -5,7 +5,19 @@ import { Problem } from '../problem.js';
 import { decodeProperty, encodeProperty, type Decoded } from '../property-codec.js';
 import type { Router } from '../router.js';
 import type { Json } from '../json-literals.js';
-import { boolParam, contextParam, envelope, isJsonObject, NODES, READ_SCOPES, readJsonBody, readObjectBody, scopeParam, WRITE_SCOPES, type StorageContext } from './request-body.js';
+import {
+  boolParam,
+  contextParam,
+  envelope,
+  isJsonObject,
+  NODES,
+  READ_SCOPES,
+  readJsonBody,
+  readObjectBody,
+  scopeParam,
+  WRITE_SCOPES,
+  type StorageContext,
+} from './request-body.js';
 
 /**
  * A node's properties at node scope (optionally per render window, the `context`) or data
@@ -19,13 +31,19 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
   const decodeFor = (key: string, wire: Json): Decoded => {
     if (isReserved(key)) return { ok: false, error: `'${key}' is reserved for the server` };
     const decoded = decodeProperty(wire);
-    if (decoded.ok && key === 'name' && decoded.value.type !== 'StringProperty') return { ok: false, error: 'name must be a string' };
+    if (decoded.ok && key === 'name' && decoded.value.type !== 'StringProperty')
+      return { ok: false, error: 'name must be a string' };
     return decoded;
   };
   const writeTarget = (req: SimRequest, node: SimNode) => {
     const scope = scopeParam<PropertyScope>(req, WRITE_SCOPES, 'node');
     const context = scope === 'data' ? null : contextParam(req);
-    return { scope, context, list: store.list(node, scope, context), meta: { context, node_uid: node.uid, property_scope: scope } };
+    return {
+      scope,
+      context,
+      list: store.list(node, scope, context),
+      meta: { context, node_uid: node.uid, property_scope: scope },
+    };
   };
 
   router
@@ -40,8 +58,14 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
         entries = entries.filter(([k]) => wanted.has(k));
       }
       // content=false lists the names only, as an array (SPEC and server; the OAS schema says object).
-      const properties = boolParam(req, 'content', true) ? Object.fromEntries(entries.map(([k, v]) => [k, encodeProperty(v)])) : entries.map(([k]) => k);
-      return envelope(200, { properties }, { available_contexts: store.contexts(node), context, count: entries.length, property_scope: scope });
+      const properties = boolParam(req, 'content', true)
+        ? Object.fromEntries(entries.map(([k, v]) => [k, encodeProperty(v)]))
+        : entries.map(([k]) => k);
+      return envelope(
+        200,
+        { properties },
+        { available_contexts: store.contexts(node), context, count: entries.length, property_scope: scope },
+      );
     })
     .on('PUT', PROPS, (req, { uid }) => {
       const node = store.require(uid!);
@@ -53,7 +77,10 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
         const d = decodeFor(key, wire);
         if (d.ok) decoded.set(key, d.value);
       }
-      const removed = [...target.list.keys()].filter((k) => !decoded.has(k) && !isReserved(k) && !(k === 'name' && target.scope === 'node' && target.context === null));
+      const removed = [...target.list.keys()].filter(
+        (k) =>
+          !decoded.has(k) && !isReserved(k) && !(k === 'name' && target.scope === 'node' && target.context === null),
+      );
       for (const k of removed) target.list.delete(k);
       for (const [k, v] of decoded) target.list.set(k, v);
       store.touch(node);
@@ -80,8 +107,13 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
       const scope = scopeParam(req, READ_SCOPES, 'all');
       const context = contextParam(req);
       const value = store.view(node, scope, context).get(key!);
-      if (value === undefined) throw new Problem('PROPERTY_NOT_FOUND', `Property '${key}' not found on node '${node.uid}'`);
-      return envelope(200, { [key!]: encodeProperty(value) }, { context, node_uid: node.uid, property_key: key, property_scope: scope });
+      if (value === undefined)
+        throw new Problem('PROPERTY_NOT_FOUND', `Property '${key}' not found on node '${node.uid}'`);
+      return envelope(
+        200,
+        { [key!]: encodeProperty(value) },
+        { context, node_uid: node.uid, property_key: key, property_scope: scope },
+      );
     })
     .on('PUT', `${PROPS}/:key`, (req, { uid, key }) => {
       const node = store.require(uid!);
@@ -104,7 +136,8 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
         throw new Problem('PROPERTY_PROTECTED', "Property 'name' cannot be deleted");
       }
       // The stored server answered a missing key with a 500; a 404 says the same more usefully.
-      if (isReserved(key!) || !target.list.has(key!)) throw new Problem('PROPERTY_NOT_FOUND', `Property '${key}' not found on node '${node.uid}'`);
+      if (isReserved(key!) || !target.list.has(key!))
+        throw new Problem('PROPERTY_NOT_FOUND', `Property '${key}' not found on node '${node.uid}'`);
       target.list.delete(key!);
       store.touch(node);
       return envelope(200, { deleted: key }, { ...target.meta, property_key: key });

@@ -11,9 +11,13 @@ const invalid = (message: string): never => {
   throw new Problem('INVALID_REQUEST', message);
 };
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function readBody(req: SimRequest, invalidJson: (detail: string) => string = (d) => `Invalid JSON body: ${d}`): Body {
+export function readBody(
+  req: SimRequest,
+  invalidJson: (detail: string) => string = (d) => `Invalid JSON body: ${d}`,
+): Body {
   const text = Buffer.from(req.body).toString('utf8');
   if (text.trim() === '') return { present: false };
   try {
@@ -92,7 +96,8 @@ export function parseTime(req: SimRequest): TimeTarget {
   if (hasPoint && hasStep) return invalid("Provide exactly one of 'timepoint_ms' or 'timestep', not both.");
   if (!hasPoint && !hasStep) return invalid("Either 'timepoint_ms' (number) or 'timestep' (integer) is required.");
   if (hasStep) {
-    if (!isIntegerLiteral(body.text, 'timestep', value.timestep)) return invalid("'timestep' must be a non-negative integer.");
+    if (!isIntegerLiteral(body.text, 'timestep', value.timestep))
+      return invalid("'timestep' must be a non-negative integer.");
     return { timestep: value.timestep };
   }
   if (typeof value.timepoint_ms !== 'number') return invalid("'timepoint_ms' must be a number.");
@@ -108,7 +113,8 @@ export function parseUpdate(req: SimRequest): UpdateType {
   if (!isObject(body.value)) return invalid('Invalid JSON body.');
   const type = body.value.type ?? 'all';
   if (typeof type !== 'string') return invalid('Invalid JSON body.');
-  if (type !== 'all' && type !== '2d' && type !== '3d') return invalid(`Invalid update type '${type}'. Must be 'all', '2d' or '3d'.`);
+  if (type !== 'all' && type !== '2d' && type !== '3d')
+    return invalid(`Invalid update type '${type}'. Must be 'all', '2d' or '3d'.`);
   return type;
 }
 

@@ -27,7 +27,8 @@ export function readJsonBody(req: SimRequest): Json | undefined {
   try {
     return parseJson(text);
   } catch (err) {
-    if (err instanceof JsonSyntaxError) throw new Problem('INVALID_REQUEST', `Invalid JSON in request body: ${err.message}`);
+    if (err instanceof JsonSyntaxError)
+      throw new Problem('INVALID_REQUEST', `Invalid JSON in request body: ${err.message}`);
     throw err;
   }
 }
@@ -40,8 +41,16 @@ export function readObjectBody(req: SimRequest): JsonObject {
 }
 
 /** `{data, meta?}` with floats written with their fraction. */
-export function envelope(status: number, data: unknown, meta?: Record<string, unknown>): { status: number; headers: Record<string, string>; body: string } {
-  return { status, headers: { 'content-type': 'application/json' }, body: writeJson(meta === undefined ? { data } : { data, meta }) };
+export function envelope(
+  status: number,
+  data: unknown,
+  meta?: Record<string, unknown>,
+): { status: number; headers: Record<string, string>; body: string } {
+  return {
+    status,
+    headers: { 'content-type': 'application/json' },
+    body: writeJson(meta === undefined ? { data } : { data, meta }),
+  };
 }
 
 /** `property_scope`: unknown values are ignored (the default stays), as in the real server. */

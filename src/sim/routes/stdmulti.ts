@@ -10,7 +10,8 @@ import { parseScreenshotParams } from './screenshot-params.js';
 
 const BASE = '/api/v1/rendering/editors/stdmulti';
 
-const SLICE_HINT = "'position' is not accepted on StdMulti selected-slice. Use PUT /rendering/selected-position to move by world coordinates.";
+const SLICE_HINT =
+  "'position' is not accepted on StdMulti selected-slice. Use PUT /rendering/selected-position to move by world coordinates.";
 
 /**
  * The StdMulti routes. Check order of the real server: the window id (404, before anything
@@ -20,12 +21,14 @@ const SLICE_HINT = "'position' is not accepted on StdMulti selected-slice. Use P
 export function registerStdMultiRoutes(router: Router, viewer: Viewer): void {
   const windowOf = (params: RouteParams): RenderWindow => {
     const id = params.id ?? '';
-    if (!isStdMultiId(id)) throw new Problem('RENDER_WINDOW_NOT_FOUND', `No render window with id '${id}' in the addressed editor`);
+    if (!isStdMultiId(id))
+      throw new Problem('RENDER_WINDOW_NOT_FOUND', `No render window with id '${id}' in the addressed editor`);
     return viewer.stdWindow(id);
   };
   const slicedWindowOf = (params: RouteParams): Window2D => {
     const win = windowOf(params);
-    if (win.kind === '3d') throw new Problem('UNSUPPORTED_OPERATION', 'selected-slice is not applicable to the 3D window.');
+    if (win.kind === '3d')
+      throw new Problem('UNSUPPORTED_OPERATION', 'selected-slice is not applicable to the 3D window.');
     return win;
   };
   const open = (): void => viewer.requireActive('stdmulti');

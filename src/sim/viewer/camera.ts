@@ -4,7 +4,14 @@ import type { Vec3 } from '../volume.js';
 import { centre, frameOf, slabCentre, type Bounds, type NavigationGeometry } from './navigation.js';
 import { add, copy, cross, length, scale, sub } from './vec.js';
 
-export const STANDARD_VIEWS = ['anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'] as const satisfies readonly StandardView[];
+export const STANDARD_VIEWS = [
+  'anterior',
+  'posterior',
+  'left',
+  'right',
+  'cranial',
+  'caudal',
+] as const satisfies readonly StandardView[];
 
 /** A validated camera PUT: every field optional, at least one present. */
 export type { CameraPatch, StandardView };
@@ -24,14 +31,23 @@ const UNIT_BOX: Bounds = { min: [-0.5, -0.5, -0.5], max: [0.5, 0.5, 0.5] };
 
 /** Extent of a box seen along a direction (the box is axis-aligned, the direction usually too). */
 function extentAlong(b: Bounds, dir: Vec3): number {
-  return Math.abs(dir[0]) * (b.max[0] - b.min[0]) + Math.abs(dir[1]) * (b.max[1] - b.min[1]) + Math.abs(dir[2]) * (b.max[2] - b.min[2]);
+  return (
+    Math.abs(dir[0]) * (b.max[0] - b.min[0]) +
+    Math.abs(dir[1]) * (b.max[1] - b.min[1]) +
+    Math.abs(dir[2]) * (b.max[2] - b.min[2])
+  );
 }
 
 /**
  * The camera a reinit gives a 2D window: looking along its direction at the in-plane centre
  * of the bounds on the current slice, zoomed so that the whole box fits the window.
  */
-export function reset2D(direction: ViewDirection, nav: NavigationGeometry | null, step: number, size: WindowSize): CameraState {
+export function reset2D(
+  direction: ViewDirection,
+  nav: NavigationGeometry | null,
+  step: number,
+  size: WindowSize,
+): CameraState {
   const f = frameOf(direction);
   const bounds = nav?.bounds ?? UNIT_BOX;
   const focal = centre(bounds);
@@ -62,7 +78,12 @@ const STANDARD_FRAMES: Record<StandardView, { dop: Vec3; viewUp: Vec3 }> = {
  * A 3D camera looking at the centre of the bounds from a standard view, far enough away that
  * the bounding sphere fills the narrower field of view (what vtkRenderer::ResetCamera does).
  */
-export function standardView3D(view: StandardView, nav: NavigationGeometry | null, size: WindowSize, angle: number): CameraState {
+export function standardView3D(
+  view: StandardView,
+  nav: NavigationGeometry | null,
+  size: WindowSize,
+  angle: number,
+): CameraState {
   const bounds = nav?.bounds ?? UNIT_BOX;
   const focal = centre(bounds);
   const radius = length(sub(bounds.max, bounds.min)) / 2;
@@ -99,7 +120,11 @@ export function followSlice(camera: CameraState, axis: 0 | 1 | 2, coordinate: nu
  * Applies a validated patch in the real server's order: standard view first (through the
  * camera controller, given here as `standardView`), then the raw pose fields, then the scalars.
  */
-export function applyCameraPatch(camera: CameraState, patch: CameraPatch, standardView: (view: StandardView) => CameraState): CameraState {
+export function applyCameraPatch(
+  camera: CameraState,
+  patch: CameraPatch,
+  standardView: (view: StandardView) => CameraState,
+): CameraState {
   let next: CameraState = patch.standard_view ? standardView(patch.standard_view) : { ...camera };
   if (patch.position) next = { ...next, position: copy(patch.position) };
   if (patch.focal_point) next = { ...next, focal_point: copy(patch.focal_point) };

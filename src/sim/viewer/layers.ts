@@ -8,7 +8,12 @@ import type { TimeNavigation } from './time.js';
  * names (a StdMulti window to its URL id and to its renderer name); the first one with its own
  * value wins, then the node's default-context value.
  */
-export function windowProperty(store: DataStoreView, node: SimNode, key: string, contexts: readonly string[]): PropertyValue | undefined {
+export function windowProperty(
+  store: DataStoreView,
+  node: SimNode,
+  key: string,
+  contexts: readonly string[],
+): PropertyValue | undefined {
   for (const context of contexts) {
     const own = node.contextProperties.get(context)?.get(key);
     if (own !== undefined) return own;
@@ -66,6 +71,9 @@ export function layersFor(store: DataStoreView, contexts: readonly string[], tim
 /** What a cached image depends on besides the view: which data, in which state, drawn how. */
 export function layersFingerprint(store: DataStoreView, layers: readonly RenderLayer[]): string {
   return layers
-    .map((l) => `${l.uid}@${store.get(l.uid)?.timestamp ?? 0}:${l.timeStep}:${l.opacity}:${l.color?.join(',') ?? '-'}:${l.levelWindow.level}/${l.levelWindow.window}:${l.layer}`)
+    .map(
+      (l) =>
+        `${l.uid}@${store.get(l.uid)?.timestamp ?? 0}:${l.timeStep}:${l.opacity}:${l.color?.join(',') ?? '-'}:${l.levelWindow.level}/${l.levelWindow.window}:${l.layer}`,
+    )
     .join('|');
 }

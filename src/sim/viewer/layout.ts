@@ -104,7 +104,8 @@ function walk(node: unknown, ctx: { ids: Set<string>; groups: Json | undefined; 
     if (node.orientation !== 'horizontal' && node.orientation !== 'vertical') {
       return reject("Split node has no valid 'orientation' (expected 'horizontal' or 'vertical').");
     }
-    if (!Array.isArray(node.children) || node.children.length === 0) return reject("Split node has no non-empty 'children' array.");
+    if (!Array.isArray(node.children) || node.children.length === 0)
+      return reject("Split node has no non-empty 'children' array.");
     for (const child of node.children) walk(child, ctx);
     return;
   }
@@ -113,7 +114,9 @@ function walk(node: unknown, ctx: { ids: Set<string>; groups: Json | undefined; 
   if (typeof id !== 'string') return reject("Window node has no 'id' string.");
   if (id === '') return reject("Window node has an empty 'id'.");
   if (!id.startsWith(EDITOR_PREFIX)) {
-    return reject(`Window id '${id}' does not start with this editor's required prefix '${EDITOR_PREFIX}' (ids are '<editor name>__<bare id>').`);
+    return reject(
+      `Window id '${id}' does not start with this editor's required prefix '${EDITOR_PREFIX}' (ids are '<editor name>__<bare id>').`,
+    );
   }
   if (ctx.ids.has(id)) return reject(`Layout document contains duplicate window id '${id}'.`);
   ctx.ids.add(id);
@@ -141,7 +144,8 @@ const fail = (message: string): never => {
 
 function weightOf(node: Json): number {
   if (node.size === undefined) return 1;
-  if (typeof node.size !== 'number' || !Number.isFinite(node.size)) return fail("Layout document JSON error: 'size' must be an integer.");
+  if (typeof node.size !== 'number' || !Number.isFinite(node.size))
+    return fail("Layout document JSON error: 'size' must be an integer.");
   const size = Math.trunc(node.size);
   if (size < 1) return fail(`Layout child has invalid 'size' ${size}; size must be >= 1.`);
   return size;
@@ -162,7 +166,13 @@ function build(doc: Json): Layout {
     }
     const group = (node.links as Json).selection as string;
     referenced.add(group);
-    const win: LayoutWindow = { type: 'window', id: node.id as string, viewDirection: direction as ViewDirection, group, weight };
+    const win: LayoutWindow = {
+      type: 'window',
+      id: node.id as string,
+      viewDirection: direction as ViewDirection,
+      group,
+      weight,
+    };
     if (typeof node.name === 'string') win.name = node.name;
     return win;
   };

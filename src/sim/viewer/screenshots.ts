@@ -6,9 +6,19 @@ import { cellView, stdMultiView, type SceneState } from './views.js';
 import type { DataStoreView } from '../datastore-types.js';
 import type { Layout } from './layout.js';
 import type { TimeNavigation } from './time.js';
-import { MXN_CANVAS_SIZE, STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE, type Cell, type EditorAlias, type RenderWindow } from './windows.js';
+import {
+  MXN_CANVAS_SIZE,
+  STDMULTI_SPLITTER,
+  STDMULTI_WINDOW_SIZE,
+  type Cell,
+  type EditorAlias,
+  type RenderWindow,
+} from './windows.js';
 
-export type ScreenshotTarget = { kind: 'application' } | { kind: 'editor'; alias: EditorAlias } | { kind: 'window'; alias: EditorAlias; window: RenderWindow };
+export type ScreenshotTarget =
+  | { kind: 'application' }
+  | { kind: 'editor'; alias: EditorAlias }
+  | { kind: 'window'; alias: EditorAlias; window: RenderWindow };
 
 export interface ScreenshotParams {
   format: 'png' | 'jpeg';
@@ -22,7 +32,10 @@ export const SPLITTER_COLOR: Rgb = [0.16, 0.16, 0.18];
 export const APPLICATION_TITLE = 'MITK Workbench (wbplay reference)';
 
 /** The renderer's entry points; tests pass a recording stand-in to check composition and caching. */
-export type Renderer = Pick<typeof softwareRenderer, 'renderView' | 'tileCanvas' | 'frameApplication' | 'resizeImage' | 'encodeImage'>;
+export type Renderer = Pick<
+  typeof softwareRenderer,
+  'renderView' | 'tileCanvas' | 'frameApplication' | 'resizeImage' | 'encodeImage'
+>;
 
 /** A drawing job: its fingerprint is known before any pixel is drawn, so a cache can skip it. */
 interface Job {
@@ -59,12 +72,18 @@ export class Screenshots {
   capture(target: ScreenshotTarget, params: ScreenshotParams): { bytes: Buffer; contentType: string } {
     const contentType = params.format === 'png' ? 'image/png' : 'image/jpeg';
     const job = this.job(target);
-    const key = target.kind === 'window' ? `${target.alias}/${target.window.id}` : target.kind === 'editor' ? target.alias : 'application';
+    const key =
+      target.kind === 'window'
+        ? `${target.alias}/${target.window.id}`
+        : target.kind === 'editor'
+          ? target.alias
+          : 'application';
     const fingerprint = `${job.fingerprint}#${params.format}:${params.width ?? ''}x${params.height ?? ''}`;
     const cached = this.cache.get(key);
     if (cached?.fingerprint === fingerprint) return { bytes: cached.bytes, contentType };
     let image = job.draw();
-    if (params.width !== undefined && params.height !== undefined) image = this.renderer.resizeImage(image, params.width, params.height);
+    if (params.width !== undefined && params.height !== undefined)
+      image = this.renderer.resizeImage(image, params.width, params.height);
     // Window grabs come from the framebuffer (RGB); widget grabs of canvases carry alpha.
     const bytes = this.renderer.encodeImage(image, params.format, { alpha: target.kind !== 'window' });
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
@@ -76,15 +95,27 @@ export class Screenshots {
     if (target.kind === 'window') return this.windowJob(target.alias, target.window);
     if (target.kind === 'editor') return this.editorJob(target.alias);
     const active = (['stdmulti', 'mxn'] as const).find((alias) => this.viewer.isActive(alias));
-    const canvas = active ? this.editorJob(active) : this.emptyJob(STDMULTI_WINDOW_SIZE.width * 2 + STDMULTI_SPLITTER, STDMULTI_WINDOW_SIZE.height * 2 + STDMULTI_SPLITTER);
-    return { fingerprint: `app(${canvas.fingerprint})`, draw: () => this.renderer.frameApplication(canvas.draw(), APPLICATION_TITLE) };
+    const canvas = active
+      ? this.editorJob(active)
+      : this.emptyJob(
+          STDMULTI_WINDOW_SIZE.width * 2 + STDMULTI_SPLITTER,
+          STDMULTI_WINDOW_SIZE.height * 2 + STDMULTI_SPLITTER,
+        );
+    return {
+      fingerprint: `app(${canvas.fingerprint})`,
+      draw: () => this.renderer.frameApplication(canvas.draw(), APPLICATION_TITLE),
+    };
   }
 
   private windowJob(alias: EditorAlias, win: RenderWindow): Job {
     const viewer = this.viewer;
-    const view: View = alias === 'mxn' && win.kind === '2d' ? cellView(viewer, viewer.cell(win.id)) : stdMultiView(viewer, win);
+    const view: View =
+      alias === 'mxn' && win.kind === '2d' ? cellView(viewer, viewer.cell(win.id)) : stdMultiView(viewer, win);
     const layers = layersFor(viewer.store, win.contexts, viewer.time);
-    return { fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`, draw: () => this.renderer.renderView(view, layers) };
+    return {
+      fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`,
+      draw: () => this.renderer.renderView(view, layers),
+    };
   }
 
   private editorJob(alias: EditorAlias): Job {
@@ -95,7 +126,11 @@ export class Screenshots {
       // MITK's standard display: axial | sagittal over coronal | 3D.
       const { width: w, height: h } = STDMULTI_WINDOW_SIZE;
       this.viewer.stdWindows().forEach((win, i) => {
-        tiles.push({ x: (i % 2) * (w + STDMULTI_SPLITTER), y: Math.floor(i / 2) * (h + STDMULTI_SPLITTER), job: this.windowJob('stdmulti', win) });
+        tiles.push({
+          x: (i % 2) * (w + STDMULTI_SPLITTER),
+          y: Math.floor(i / 2) * (h + STDMULTI_SPLITTER),
+          job: this.windowJob('stdmulti', win),
+        });
       });
       width = w * 2 + STDMULTI_SPLITTER;
       height = h * 2 + STDMULTI_SPLITTER;
@@ -109,12 +144,21 @@ export class Screenshots {
     }
     return {
       fingerprint: `${alias}[${tiles.map((t) => `${t.x},${t.y}:${t.job.fingerprint}`).join(';')}]`,
-      draw: () => this.renderer.tileCanvas(width, height, tiles.map((t) => ({ x: t.x, y: t.y, image: t.job.draw() })), SPLITTER_COLOR),
+      draw: () =>
+        this.renderer.tileCanvas(
+          width,
+          height,
+          tiles.map((t) => ({ x: t.x, y: t.y, image: t.job.draw() })),
+          SPLITTER_COLOR,
+        ),
     };
   }
 
   /** With both editors closed the application shows an empty editor area. */
   private emptyJob(width: number, height: number): Job {
-    return { fingerprint: `empty:${width}x${height}`, draw: () => this.renderer.tileCanvas(width, height, [], SPLITTER_COLOR) };
+    return {
+      fingerprint: `empty:${width}x${height}`,
+      draw: () => this.renderer.tileCanvas(width, height, [], SPLITTER_COLOR),
+    };
   }
 }

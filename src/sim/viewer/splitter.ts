@@ -9,7 +9,6 @@ import type { Layout, LayoutNode } from './layout.js';
 /** Width of a splitter handle between two cells, in pixels. */
 export const SPLITTER = 2;
 
-
 type Json = Record<string, unknown>;
 
 /**
@@ -35,11 +34,16 @@ function place(node: LayoutNode, rect: Rect, visit: (node: LayoutNode, rect: Rec
   visit(node, rect);
   if (node.type === 'window') return;
   const horizontal = node.orientation === 'horizontal';
-  const lengths = splitLengths(node.children.map((c) => c.weight), horizontal ? rect.width : rect.height);
+  const lengths = splitLengths(
+    node.children.map((c) => c.weight),
+    horizontal ? rect.width : rect.height,
+  );
   let offset = horizontal ? rect.x : rect.y;
   node.children.forEach((child, i) => {
     const len = lengths[i]!;
-    const r = horizontal ? { x: offset, y: rect.y, width: len, height: rect.height } : { x: rect.x, y: offset, width: rect.width, height: len };
+    const r = horizontal
+      ? { x: offset, y: rect.y, width: len, height: rect.height }
+      : { x: rect.x, y: offset, width: rect.width, height: len };
     place(child, r, visit);
     offset += len + SPLITTER;
   });
@@ -49,7 +53,8 @@ function place(node: LayoutNode, rect: Rect, visit: (node: LayoutNode, rect: Rec
 export function cellRects(layout: Layout, width: number, height: number): Map<string, Rect> {
   const rects = new Map<string, Rect>();
   place(layout.root, { x: 0, y: 0, width, height }, (node, r) => {
-    if (node.type === 'window') rects.set(node.id, { ...r, width: Math.max(1, r.width), height: Math.max(1, r.height) });
+    if (node.type === 'window')
+      rects.set(node.id, { ...r, width: Math.max(1, r.width), height: Math.max(1, r.height) });
   });
   return rects;
 }
@@ -65,13 +70,21 @@ export function serializeLayout(layout: Layout, width: number, height: number): 
     if (node.type === 'split') {
       const horizontal = node.orientation === 'horizontal';
       node.children.forEach((c) => lengths.set(c, 0));
-      splitLengths(node.children.map((c) => c.weight), horizontal ? r.width : r.height).forEach((len, i) => lengths.set(node.children[i]!, len));
+      splitLengths(
+        node.children.map((c) => c.weight),
+        horizontal ? r.width : r.height,
+      ).forEach((len, i) => lengths.set(node.children[i]!, len));
     }
   });
   const write = (node: LayoutNode, isRoot: boolean): Json => {
     const size = isRoot ? {} : { size: lengths.get(node) ?? 1 };
     if (node.type === 'split') {
-      return { children: node.children.map((c) => write(c, false)), orientation: node.orientation, ...size, type: 'split' };
+      return {
+        children: node.children.map((c) => write(c, false)),
+        orientation: node.orientation,
+        ...size,
+        type: 'split',
+      };
     }
     return {
       id: node.id,
@@ -83,7 +96,8 @@ export function serializeLayout(layout: Layout, width: number, height: number): 
     };
   };
   const groups: Json = {};
-  for (const name of [...layout.groups.keys()].sort()) groups[name] = { select_all: layout.groups.get(name)!.selectAll };
+  for (const name of [...layout.groups.keys()].sort())
+    groups[name] = { select_all: layout.groups.get(name)!.selectAll };
   return {
     groups,
     ...(layout.name !== undefined ? { name: layout.name } : {}),

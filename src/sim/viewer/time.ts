@@ -9,7 +9,6 @@ export interface TimeGeometry {
   stepMs: number;
 }
 
-
 /** A static image still spans one step; MITK's default step lasts 1 ms. */
 const stepDuration = (v: Volume): number => (v.timeStepMs > 0 ? v.timeStepMs : 1);
 
@@ -51,9 +50,13 @@ export class TimeNavigation {
   setStep(step: number): void {
     const steps = this.geometry?.steps ?? 0;
     if (steps === 0) {
-      throw new Problem('RENDERING_ERROR', 'No time geometry is currently resolved; the time stepper reports zero steps.');
+      throw new Problem(
+        'RENDERING_ERROR',
+        'No time geometry is currently resolved; the time stepper reports zero steps.',
+      );
     }
-    if (step >= steps) throw new Problem('RENDERING_ERROR', `Resolved time step ${step} is out of range [0, ${steps}).`);
+    if (step >= steps)
+      throw new Problem('RENDERING_ERROR', `Resolved time step ${step} is out of range [0, ${steps}).`);
     this.step = step;
   }
 

@@ -3,7 +3,16 @@ import type { DataStoreView } from '../datastore-types.js';
 import { Problem } from '../problem.js';
 import type { CameraState } from '../render/types.js';
 import type { Vec3, Volume } from '../volume.js';
-import { applyCameraPatch, cloneCamera, followSlice, reset2D, reset3D, standardView3D, type CameraPatch, type StandardView } from './camera.js';
+import {
+  applyCameraPatch,
+  cloneCamera,
+  followSlice,
+  reset2D,
+  reset3D,
+  standardView3D,
+  type CameraPatch,
+  type StandardView,
+} from './camera.js';
 import { isVisible } from './layers.js';
 import type { Layout } from './layout.js';
 import { MxnEditor } from './mxn-editor.js';
@@ -44,7 +53,6 @@ export interface ViewerOptions {
   /** The software renderer by default; tests may record what would be drawn instead. */
   renderer?: Renderer;
 }
-
 
 export interface SliceState {
   step: number;
@@ -110,7 +118,9 @@ export class Viewer {
   }
 
   bounds(): PositionBounds {
-    return this.nav ? { max_position: copy(this.nav.bounds.max), min_position: copy(this.nav.bounds.min) } : { max_position: null, min_position: null };
+    return this.nav
+      ? { max_position: copy(this.nav.bounds.max), min_position: copy(this.nav.bounds.min) }
+      : { max_position: null, min_position: null };
   }
 
   /**
@@ -132,7 +142,8 @@ export class Viewer {
       });
       volumes = nodes.map((node) => {
         if (!node.volume) throw new Problem('NO_DATA', `Node '${node.uid}' has no data attached.`, { status: 422 });
-        if (!hasGeometry(node.volume)) throw new Problem('NO_GEOMETRY', `Node '${node.uid}' has no usable time geometry.`);
+        if (!hasGeometry(node.volume))
+          throw new Problem('NO_GEOMETRY', `Node '${node.uid}' has no usable time geometry.`);
         return node.volume;
       });
     }
@@ -165,7 +176,8 @@ export class Viewer {
     this.requireActive('stdmulti');
     this.crosshair = copy(position);
     for (const win of this.stdWindows()) {
-      if (win.kind === '2d' && this.nav) this.moveToStep(win, stepAt(this.nav, win.direction, position[frameOf(win.direction).axis]));
+      if (win.kind === '2d' && this.nav)
+        this.moveToStep(win, stepAt(this.nav, win.direction, position[frameOf(win.direction).axis]));
     }
   }
 
@@ -189,7 +201,8 @@ export class Viewer {
 
   private moveToStep(win: Window2D, step: number): void {
     win.step = step;
-    if (this.nav) win.camera = followSlice(win.camera, frameOf(win.direction).axis, slabCentre(this.nav, win.direction, step));
+    if (this.nav)
+      win.camera = followSlice(win.camera, frameOf(win.direction).axis, slabCentre(this.nav, win.direction, step));
   }
 
   cellPosition(cell: Cell): { position: Vec3; bounds: PositionBounds } {

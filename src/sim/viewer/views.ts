@@ -62,7 +62,9 @@ export function stdMultiView(scene: SceneState, win: RenderWindow): View {
     viewDirection: win.direction,
     ...windowPlane(nav, win, scene.crosshairPosition()),
     camera: win.camera,
-    crosshair: planes.filter((p) => p.id !== win.id).map(({ planeNormal, planePoint, color }) => ({ planeNormal, planePoint, color })),
+    crosshair: planes
+      .filter((p) => p.id !== win.id)
+      .map(({ planeNormal, planePoint, color }) => ({ planeNormal, planePoint, color })),
     background: BACKGROUND,
   };
 }
@@ -72,7 +74,11 @@ export function cellView(scene: SceneState, cell: Cell): View2D {
   const nav = scene.navigation();
   const axis = frameOf(cell.direction).axis;
   const crosshair = nav
-    ? ORTHOGONAL.filter((d) => frameOf(d).axis !== axis).map((d) => ({ planeNormal: copy(frameOf(d).dop), planePoint: copy(cell.position), color: PLANE_COLORS[d] }))
+    ? ORTHOGONAL.filter((d) => frameOf(d).axis !== axis).map((d) => ({
+        planeNormal: copy(frameOf(d).dop),
+        planePoint: copy(cell.position),
+        color: PLANE_COLORS[d],
+      }))
     : [];
   return {
     kind: '2d',

@@ -90,7 +90,10 @@ export async function renderContactSheet(tiles: readonly SheetTile[], options: S
  * run would pass for this run's result. A file that is gone shows `missing`, one that is no
  * PNG `unreadable`.
  */
-export async function makeContactSheet(sheet: SheetLayout, notes: ReadonlyMap<string, string> = new Map()): Promise<Uint8Array> {
+export async function makeContactSheet(
+  sheet: SheetLayout,
+  notes: ReadonlyMap<string, string> = new Map(),
+): Promise<Uint8Array> {
   const tiles: SheetTile[] = [];
   for (const t of sheet.tiles) {
     const note = notes.get(t.case);
@@ -104,11 +107,19 @@ export async function makeContactSheet(sheet: SheetLayout, notes: ReadonlyMap<st
       tiles.push({ label: t.label, note: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' });
     }
   }
-  return renderContactSheet(tiles, { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tileWidth: sheet.tile_width } : {}) });
+  return renderContactSheet(tiles, {
+    ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}),
+    ...(sheet.tile_width !== undefined ? { tileWidth: sheet.tile_width } : {}),
+  });
 }
 
 /** Makes a sheet and writes it to `path` in one step, stamped with where it came from when that is known. */
-export async function writeContactSheet(sheet: SheetLayout, notes: ReadonlyMap<string, string>, path: string, provenance?: FigureProvenance): Promise<void> {
+export async function writeContactSheet(
+  sheet: SheetLayout,
+  notes: ReadonlyMap<string, string>,
+  path: string,
+  provenance?: FigureProvenance,
+): Promise<void> {
   const png = await makeContactSheet(sheet, notes);
   await writeFileAtomic(path, provenance ? stampProvenance(png, provenance) : png);
 }
@@ -152,7 +163,9 @@ function fit(text: string, width: number, scale: number): string {
   const room = Math.floor((width / scale + 1) / ADVANCE);
   const chars = [...text];
   if (chars.length <= room) return text;
-  return room <= ELLIPSIS.length ? chars.slice(0, room).join('') : `${chars.slice(0, room - ELLIPSIS.length).join('')}${ELLIPSIS}`;
+  return room <= ELLIPSIS.length
+    ? chars.slice(0, room).join('')
+    : `${chars.slice(0, room - ELLIPSIS.length).join('')}${ELLIPSIS}`;
 }
 
 /**

@@ -28,12 +28,39 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
   key: 'contact_sheet',
   schema: object(
     {
-      tile: { description: 'Per study: the image of its case to show, e.g. ${out}/${study.name}/axial.png; a PNG screenshot of that case.', type: 'string', minLength: 1 },
-      label: { description: 'Per study: the caption under its tile (default: the case name), e.g. ${study.name}.', type: 'string' },
-      save: { description: 'Where the sheet is written, once for all studies: no ${study.…} here.', type: 'string', minLength: 1 },
-      columns: { description: 'Tiles per row; default: the square root of the number of studies, rounded up.', type: 'integer', minimum: 1 },
-      tile_width: { description: 'Tiles are scaled to this width in pixels, keeping their aspect; default: the width of the first tile.', type: 'integer', minimum: 1, maximum: 16384 },
-      per_sheet: { description: 'At most this many tiles per sheet: more studies give numbered sheets (contact-sheet-001.png, …) and an index (contact-sheet-index.csv) naming each study\'s sheet.', type: 'integer', minimum: 1 },
+      tile: {
+        description:
+          'Per study: the image of its case to show, e.g. ${out}/${study.name}/axial.png; a PNG screenshot of that case.',
+        type: 'string',
+        minLength: 1,
+      },
+      label: {
+        description: 'Per study: the caption under its tile (default: the case name), e.g. ${study.name}.',
+        type: 'string',
+      },
+      save: {
+        description: 'Where the sheet is written, once for all studies: no ${study.…} here.',
+        type: 'string',
+        minLength: 1,
+      },
+      columns: {
+        description: 'Tiles per row; default: the square root of the number of studies, rounded up.',
+        type: 'integer',
+        minimum: 1,
+      },
+      tile_width: {
+        description:
+          'Tiles are scaled to this width in pixels, keeping their aspect; default: the width of the first tile.',
+        type: 'integer',
+        minimum: 1,
+        maximum: 16384,
+      },
+      per_sheet: {
+        description:
+          "At most this many tiles per sheet: more studies give numbered sheets (contact-sheet-001.png, …) and an index (contact-sheet-index.csv) naming each study's sheet.",
+        type: 'integer',
+        minimum: 1,
+      },
     },
     ['tile', 'save'],
     { description: 'One PNG tiling an image of every study, labelled; needs `foreach`.' },
@@ -41,11 +68,17 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
   compile: compileContactSheet,
 
   describe(sheet) {
-    const layout = [sheet.columns !== undefined ? `${sheet.columns} columns` : undefined, sheet.tile_width !== undefined ? `tiles ${sheet.tile_width} px wide` : undefined, sheet.per_sheet !== undefined ? `${sheet.per_sheet} per sheet` : undefined].filter(Boolean);
+    const layout = [
+      sheet.columns !== undefined ? `${sheet.columns} columns` : undefined,
+      sheet.tile_width !== undefined ? `tiles ${sheet.tile_width} px wide` : undefined,
+      sheet.per_sheet !== undefined ? `${sheet.per_sheet} per sheet` : undefined,
+    ].filter(Boolean);
     const width = Math.max(...sheet.tiles.map((t) => t.case.length));
     return [
       `Contact sheet of ${sheet.tiles.length} tile${sheet.tiles.length === 1 ? '' : 's'}${layout.length > 0 ? ` (${layout.join(', ')})` : ''} to ${sheet.save}`,
-      ...sheet.tiles.map((t) => `  ${t.case.padEnd(width)}  ${t.file}${t.label !== t.case ? `  label=${t.label}` : ''}`),
+      ...sheet.tiles.map(
+        (t) => `  ${t.case.padEnd(width)}  ${t.file}${t.label !== t.case ? `  label=${t.label}` : ''}`,
+      ),
     ];
   },
 
@@ -62,10 +95,25 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
       const figures: Artefact[] = [];
       const index: string[] = ['sheet,case,label,tile'];
       for (const page of pagesOf(sheet.save, tiles, sheet.per_sheet)) {
-        await writeContactSheet({ ...sheet, tiles: page.tiles }, notes, page.path, { playbook: ctx.playbook.path, playbookSha256: ctx.playbook.sha256, step: 'contact sheet', version: VERSION });
-        const recorded = page.tiles.map((t) => ({ case: t.case, path: artefactAt(ctx.outputDir, t.file, 'screenshot').path, label: t.label }));
-        const paging = page.number !== undefined ? { per_sheet: sheet.per_sheet, page: page.number, save: basename(sheet.save) } : {};
-        figures.push({ ...artefactAt(ctx.outputDir, page.path, 'figure'), sheet: { ...layoutOf(sheet), ...paging, tiles: recorded } });
+        await writeContactSheet({ ...sheet, tiles: page.tiles }, notes, page.path, {
+          playbook: ctx.playbook.path,
+          playbookSha256: ctx.playbook.sha256,
+          step: 'contact sheet',
+          version: VERSION,
+        });
+        const recorded = page.tiles.map((t) => ({
+          case: t.case,
+          path: artefactAt(ctx.outputDir, t.file, 'screenshot').path,
+          label: t.label,
+        }));
+        const paging =
+          page.number !== undefined
+            ? { per_sheet: sheet.per_sheet, page: page.number, save: basename(sheet.save) }
+            : {};
+        figures.push({
+          ...artefactAt(ctx.outputDir, page.path, 'figure'),
+          sheet: { ...layoutOf(sheet), ...paging, tiles: recorded },
+        });
         for (const t of recorded) index.push([basename(page.path), t.case, t.label, t.path].map(csvField).join(','));
       }
       if (figures.length > 1) await writeFileAtomic(indexPath(sheet.save), `${index.join('\n')}\n`);
@@ -93,11 +141,16 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
         else sheets.set(name, { ...f, path: name, sheet: { ...f.sheet, tiles } });
       }
     }
-    for (const { sheet } of sheets.values()) sheet.tiles.sort((a, b) => (order.get(a.case) ?? 0) - (order.get(b.case) ?? 0));
+    for (const { sheet } of sheets.values())
+      sheet.tiles.sort((a, b) => (order.get(a.case) ?? 0) - (order.get(b.case) ?? 0));
     return [...sheets.entries()].flatMap(([name, figure]) => {
       const { page: _page, ...sheet } = figure.sheet;
       if (sheet.per_sheet === undefined) return [{ ...figure, sheet }];
-      return pagesOf(name, sheet.tiles, sheet.per_sheet).map((p) => ({ ...figure, path: p.path, sheet: { ...sheet, ...(p.number !== undefined ? { page: p.number } : {}), tiles: p.tiles } }));
+      return pagesOf(name, sheet.tiles, sheet.per_sheet).map((p) => ({
+        ...figure,
+        path: p.path,
+        sheet: { ...sheet, ...(p.number !== undefined ? { page: p.number } : {}), tiles: p.tiles },
+      }));
     });
   },
 
@@ -111,12 +164,21 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
 };
 
 /** The sheets of a cohort: one at `save`, or `<save>-001.png`… of `perSheet` tiles each. */
-function pagesOf<T>(save: string, tiles: readonly T[], perSheet: number | undefined): { path: string; number?: number; tiles: T[] }[] {
+function pagesOf<T>(
+  save: string,
+  tiles: readonly T[],
+  perSheet: number | undefined,
+): { path: string; number?: number; tiles: T[] }[] {
   if (perSheet === undefined || tiles.length <= perSheet) return [{ path: save, tiles: [...tiles] }];
   const ext = extname(save);
   const stem = save.slice(0, save.length - ext.length);
   const pages = [];
-  for (let i = 0; i * perSheet < tiles.length; i++) pages.push({ path: `${stem}-${String(i + 1).padStart(3, '0')}${ext}`, number: i + 1, tiles: tiles.slice(i * perSheet, (i + 1) * perSheet) });
+  for (let i = 0; i * perSheet < tiles.length; i++)
+    pages.push({
+      path: `${stem}-${String(i + 1).padStart(3, '0')}${ext}`,
+      number: i + 1,
+      tiles: tiles.slice(i * perSheet, (i + 1) * perSheet),
+    });
   return pages;
 }
 
@@ -130,7 +192,10 @@ function csvField(value: string): string {
 }
 
 function layoutOf(sheet: { columns?: number; tile_width?: number }): { columns?: number; tile_width?: number } {
-  return { ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}), ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}) };
+  return {
+    ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}),
+    ...(sheet.tile_width !== undefined ? { tile_width: sheet.tile_width } : {}),
+  };
 }
 
 /**
@@ -140,7 +205,11 @@ function layoutOf(sheet: { columns?: number; tile_width?: number }): { columns?:
  */
 function compileContactSheet(ctx: PostRunCompileContext): ContactSheetPlan | undefined {
   if (ctx.studyVariable === undefined) {
-    ctx.keyError('NEEDS_FOREACH', '`contact_sheet` tiles the studies of a `foreach`, and this playbook has none', 'add a `foreach:` over the studies, or drop `contact_sheet`');
+    ctx.keyError(
+      'NEEDS_FOREACH',
+      '`contact_sheet` tiles the studies of a `foreach`, and this playbook has none',
+      'add a `foreach:` over the studies, or drop `contact_sheet`',
+    );
     return undefined;
   }
   const node = ctx.value;
@@ -171,22 +240,44 @@ function compileContactSheet(ctx: PostRunCompileContext): ContactSheetPlan | und
   const first = unknown[0];
   if (first) {
     const shown = ctx.displayPath(first.file);
-    const more = unknown.length > 1 ? ` (nor for ${unknown.length - 1} other ${unknown.length === 2 ? 'study' : 'studies'})` : '';
+    const more =
+      unknown.length > 1 ? ` (nor for ${unknown.length - 1} other ${unknown.length === 2 ? 'study' : 'studies'})` : '';
     const written = first.c.outputs.map((o) => ctx.displayPath(o));
     const near = closest(shown, written);
-    const hint = near !== undefined ? `did you mean \`${near}\`?` : written.length > 0 ? `its screenshots are ${written.map((w) => `\`${w}\``).join(', ')}` : 'the case has no screenshot step; add one that saves this file';
-    ctx.error('UNKNOWN_TILE', ['tile'], `no screenshot step of study \`${first.c.name}\` saves its tile \`${shown}\`${more}`, hint);
+    const hint =
+      near !== undefined
+        ? `did you mean \`${near}\`?`
+        : written.length > 0
+          ? `its screenshots are ${written.map((w) => `\`${w}\``).join(', ')}`
+          : 'the case has no screenshot step; add one that saves this file';
+    ctx.error(
+      'UNKNOWN_TILE',
+      ['tile'],
+      `no screenshot step of study \`${first.c.name}\` saves its tile \`${shown}\`${more}`,
+      hint,
+    );
   }
   const jpeg = tiles.find((t) => /^\.jpe?g$/i.test(extname(t.file)));
   if (jpeg && !first) {
-    ctx.error('FORMAT_MISMATCH', ['tile'], `the tile \`${ctx.displayPath(jpeg.file)}\` is a JPEG; a contact sheet is made of PNG screenshots`, 'tile a screenshot saved as .png');
+    ctx.error(
+      'FORMAT_MISMATCH',
+      ['tile'],
+      `the tile \`${ctx.displayPath(jpeg.file)}\` is a JPEG; a contact sheet is made of PNG screenshots`,
+      'tile a screenshot saved as .png',
+    );
   }
   if (save === undefined || broken || first || jpeg) return undefined;
 
   const columns = integerAt(node, 'columns');
   const tileWidth = integerAt(node, 'tile_width');
   const perSheet = integerAt(node, 'per_sheet');
-  return { save, ...(columns !== undefined ? { columns } : {}), ...(tileWidth !== undefined ? { tile_width: tileWidth } : {}), ...(perSheet !== undefined ? { per_sheet: perSheet } : {}), tiles };
+  return {
+    save,
+    ...(columns !== undefined ? { columns } : {}),
+    ...(tileWidth !== undefined ? { tile_width: tileWidth } : {}),
+    ...(perSheet !== undefined ? { per_sheet: perSheet } : {}),
+    tiles,
+  };
 }
 
 /** The sheet's own path: the same for every study, and no file a case writes. */
@@ -194,7 +285,14 @@ function compileSave(ctx: PostRunCompileContext, node: YScalar): string | undefi
   const text = String(node.value);
   const refs = studyReferences(text, ctx.studyVariable ?? 'study');
   for (const r of refs) {
-    ctx.textError('STUDY_IN_SAVE', node, r.offset, r.length, `\`save\` is one file for the whole cohort, so it cannot use \`${text.slice(r.offset, r.offset + r.length)}\``, 'use the playbook\'s variables only, e.g. "${out}/contact-sheet.png"');
+    ctx.textError(
+      'STUDY_IN_SAVE',
+      node,
+      r.offset,
+      r.length,
+      `\`save\` is one file for the whole cohort, so it cannot use \`${text.slice(r.offset, r.offset + r.length)}\``,
+      'use the playbook\'s variables only, e.g. "${out}/contact-sheet.png"',
+    );
   }
   if (refs.length > 0) return undefined;
   const value = ctx.expand(node);
@@ -202,7 +300,12 @@ function compileSave(ctx: PostRunCompileContext, node: YScalar): string | undefi
   const save = ctx.resolvePath(value);
   const writer = ctx.cases.find((c) => c.outputs.includes(save));
   if (writer) {
-    ctx.error('OUTPUT_COLLISION', ['save'], `the contact sheet would overwrite \`${ctx.displayPath(save)}\`, a screenshot of study \`${writer.name}\``, 'give the sheet its own file name');
+    ctx.error(
+      'OUTPUT_COLLISION',
+      ['save'],
+      `the contact sheet would overwrite \`${ctx.displayPath(save)}\`, a screenshot of study \`${writer.name}\``,
+      'give the sheet its own file name',
+    );
     return undefined;
   }
   const ext = extname(save);
@@ -230,5 +333,7 @@ function scalarAt(map: YMap, key: string): YScalar | undefined {
 
 function integerAt(map: YMap, key: string): number | undefined {
   const v = entry(map, key)?.value;
-  return v?.type === 'scalar' && typeof v.value === 'number' && Number.isInteger(v.value) && v.value >= 1 ? v.value : undefined;
+  return v?.type === 'scalar' && typeof v.value === 'number' && Number.isInteger(v.value) && v.value >= 1
+    ? v.value
+    : undefined;
 }

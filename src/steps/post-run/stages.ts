@@ -18,4 +18,6 @@ export type PostRunArgs<K extends PostRunKey> = NonNullable<ReturnType<(typeof p
 export type PostRunPlans = { [K in PostRunKey]?: PostRunArgs<K> };
 
 /** The stages as the compiler, the runner and merge-reports go through them, in order. */
-export const postRunStages: ReadonlyArray<PostRunStage<PostRunKey, unknown>> = POST_RUN_KEYS.map((key) => postRunRegistry[key]);
+export const postRunStages: ReadonlyArray<PostRunStage<PostRunKey, unknown>> = POST_RUN_KEYS.map(
+  (key) => postRunRegistry[key],
+);

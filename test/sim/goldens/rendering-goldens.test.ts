@@ -22,21 +22,36 @@ async function expectGolden(name: string, bytes: Buffer): Promise<void> {
     writeFileSync(file, bytes);
     return;
   }
-  assert.ok(existsSync(file), `golden ${name}.png is missing; run the test with WBPLAY_UPDATE_GOLDENS=1 and look at the image`);
-  assert.ok(readFileSync(file).equals(bytes), `${name}.png differs from the rendering; if the change is intended, regenerate with WBPLAY_UPDATE_GOLDENS=1 and look at it`);
+  assert.ok(
+    existsSync(file),
+    `golden ${name}.png is missing; run the test with WBPLAY_UPDATE_GOLDENS=1 and look at the image`,
+  );
+  assert.ok(
+    readFileSync(file).equals(bytes),
+    `${name}.png differs from the rendering; if the change is intended, regenerate with WBPLAY_UPDATE_GOLDENS=1 and look at it`,
+  );
 }
 
 /** The CT phantom with its label image on top, reinit, crosshair through the tumour centre. */
 async function ctScene() {
   const s = setup();
-  s.store.add('ct', ctPhantom(study), { levelwindow: { type: 'LevelWindowProperty', value: { level: 50, window: 500 } } });
-  s.store.add('labels', labelPhantom(study), { layer: { type: 'IntProperty', value: 1 }, opacity: { type: 'FloatProperty', value: 0.6 } });
+  s.store.add('ct', ctPhantom(study), {
+    levelwindow: { type: 'LevelWindowProperty', value: { level: 50, window: 500 } },
+  });
+  s.store.add('labels', labelPhantom(study), {
+    layer: { type: 'IntProperty', value: 1 },
+    opacity: { type: 'FloatProperty', value: 0.6 },
+  });
   assert.equal((await s.call('POST', '/rendering/reinit')).status, 204);
   assert.equal((await s.call('PUT', '/rendering/selected-position', { position: study.tumour.centre })).status, 204);
   return s;
 }
 
-async function grab(s: Awaited<ReturnType<typeof ctScene>>, path: string, query = 'width=256&height=256'): Promise<Buffer> {
+async function grab(
+  s: Awaited<ReturnType<typeof ctScene>>,
+  path: string,
+  query = 'width=256&height=256',
+): Promise<Buffer> {
   const res = await s.call('GET', path, undefined, query);
   assert.equal(res.status, 200, res.body.toString('utf8'));
   return res.body;
@@ -64,7 +79,10 @@ test('3D from anterior: the three textured planes crossing at the tumour, axial 
 
 test('3D from the left: the same planes seen from the patient left side, the sagittal plane facing the viewer', async () => {
   const s = await ctScene();
-  assert.equal((await s.call('PUT', '/rendering/editors/stdmulti/windows/3d/camera', { standard_view: 'left' })).status, 204);
+  assert.equal(
+    (await s.call('PUT', '/rendering/editors/stdmulti/windows/3d/camera', { standard_view: 'left' })).status,
+    204,
+  );
   await expectGolden('3d-left', await grab(s, '/rendering/editors/stdmulti/windows/3d/screenshot'));
 });
 
@@ -78,17 +96,26 @@ test('MxN 2x3 modality grid: top row CT axial, coronal, sagittal; bottom row the
     hide('mr', `mxn__ct_${v}`);
     hide('ct', `mxn__mr_${v}`);
     hide('labels', `mxn__mr_${v}`);
-    await s.call('PUT', `/rendering/editors/mxn/windows/mxn__ct_${v}/selected-position`, { position: study.tumour.centre });
-    await s.call('PUT', `/rendering/editors/mxn/windows/mxn__mr_${v}/selected-position`, { position: study.tumour.centre });
+    await s.call('PUT', `/rendering/editors/mxn/windows/mxn__ct_${v}/selected-position`, {
+      position: study.tumour.centre,
+    });
+    await s.call('PUT', `/rendering/editors/mxn/windows/mxn__mr_${v}/selected-position`, {
+      position: study.tumour.centre,
+    });
   }
   await expectGolden('mxn-modality-grid', await grab(s, '/rendering/editors/mxn/screenshot', 'width=256&height=192'));
 });
 
 test('4D perfusion at time step 3 (1.5 s, the bolus peak): the tumour much brighter than the trunk around it', async () => {
   const s = setup();
-  s.store.add('perfusion', perfusionPhantom(study), { levelwindow: { type: 'LevelWindowProperty', value: { level: 250, window: 500 } } });
+  s.store.add('perfusion', perfusionPhantom(study), {
+    levelwindow: { type: 'LevelWindowProperty', value: { level: 250, window: 500 } },
+  });
   await s.call('POST', '/rendering/reinit');
   await s.call('PUT', '/rendering/selected-position', { position: study.tumour.centre });
   assert.equal((await s.call('PUT', '/rendering/selected-time', { timestep: 3 })).status, 204);
-  await expectGolden('perfusion-step3', await grab(s, '/rendering/editors/stdmulti/windows/axial/screenshot', 'width=128&height=128'));
+  await expectGolden(
+    'perfusion-step3',
+    await grab(s, '/rendering/editors/stdmulti/windows/axial/screenshot', 'width=128&height=128'),
+  );
 });

@@ -15,7 +15,11 @@ export function withData(header: string, data: Uint8Array): Uint8Array {
 }
 
 /** Samples encoded with DataView, in the given byte order. */
-export function encode(values: number[], type: 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'float32' | 'float64', little: boolean): Uint8Array {
+export function encode(
+  values: number[],
+  type: 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'float32' | 'float64',
+  little: boolean,
+): Uint8Array {
   const size = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, float32: 4, float64: 8 }[type];
   const view = new DataView(new ArrayBuffer(values.length * size));
   values.forEach((v, i) => {
@@ -33,7 +37,12 @@ export function encode(values: number[], type: 'int8' | 'uint8' | 'int16' | 'uin
 
 export function close(actual: readonly number[], expected: readonly number[], what: string, tolerance = 1e-5): void {
   assert.equal(actual.length, expected.length, `${what}: length`);
-  actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]!) <= tolerance, `${what}[${i}]: ${a} is not ${expected[i]} (all: ${actual.join(', ')})`));
+  actual.forEach((a, i) =>
+    assert.ok(
+      Math.abs(a - expected[i]!) <= tolerance,
+      `${what}[${i}]: ${a} is not ${expected[i]} (all: ${actual.join(', ')})`,
+    ),
+  );
 }
 
 export function assertGeometry(v: Volume, g: { dims?: Vec3; spacing: Vec3; origin: Vec3; direction: Mat3 }): void {
@@ -44,7 +53,11 @@ export function assertGeometry(v: Volume, g: { dims?: Vec3; spacing: Vec3; origi
 }
 
 /** Runs `read` and checks it throws an ImageReadError with this code and a message matching `pattern`. */
-export function assertReadError(read: () => unknown, code: 'UNSUPPORTED_FORMAT' | 'FILE_READ_ERROR', pattern: RegExp): void {
+export function assertReadError(
+  read: () => unknown,
+  code: 'UNSUPPORTED_FORMAT' | 'FILE_READ_ERROR',
+  pattern: RegExp,
+): void {
   assert.throws(read, (err: unknown) => {
     assert.ok(err instanceof ImageReadError, `expected ImageReadError, got ${String(err)}`);
     assert.equal(err.code, code, err.message);
@@ -53,7 +66,11 @@ export function assertReadError(read: () => unknown, code: 'UNSUPPORTED_FORMAT' 
   });
 }
 
-export async function assertReadRejects(read: () => Promise<unknown>, code: 'UNSUPPORTED_FORMAT' | 'FILE_READ_ERROR', pattern: RegExp): Promise<void> {
+export async function assertReadRejects(
+  read: () => Promise<unknown>,
+  code: 'UNSUPPORTED_FORMAT' | 'FILE_READ_ERROR',
+  pattern: RegExp,
+): Promise<void> {
   await assert.rejects(read, (err: unknown) => {
     assert.ok(err instanceof ImageReadError, `expected ImageReadError, got ${String(err)}`);
     assert.equal(err.code, code, err.message);
@@ -77,7 +94,11 @@ export function sampleVolume(over: Partial<Volume> = {}): Volume {
   const dims: Vec3 = over.dims ?? [5, 4, 3];
   const n = dims[0] * dims[1] * dims[2];
   const steps = over.frames?.length ?? 1;
-  const frames = over.frames ?? Array.from({ length: steps }, (_, t) => Float32Array.from({ length: n }, (_, i) => ((i * 37 + t * 11) % 500) - 120));
+  const frames =
+    over.frames ??
+    Array.from({ length: steps }, (_, t) =>
+      Float32Array.from({ length: n }, (_, i) => ((i * 37 + t * 11) % 500) - 120),
+    );
   let min = Infinity;
   let max = -Infinity;
   for (const f of frames) {

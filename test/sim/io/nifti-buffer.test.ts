@@ -6,7 +6,17 @@ import { IDENTITY, type Volume } from '../../../src/sim/volume.js';
 
 test('NIfTI bytes inside a pooled Node Buffer read the same as a plain array', () => {
   const frame = Float32Array.from({ length: 4 * 3 * 2 }, (_, i) => i);
-  const v: Volume = { dims: [4, 3, 2], spacing: [1, 2, 3], origin: [0, 0, 0], direction: IDENTITY, frames: [frame], timeStepMs: 1, timeOriginMs: 0, componentType: 'float32', range: [0, 23] };
+  const v: Volume = {
+    dims: [4, 3, 2],
+    spacing: [1, 2, 3],
+    origin: [0, 0, 0],
+    direction: IDENTITY,
+    frames: [frame],
+    timeStepMs: 1,
+    timeOriginMs: 0,
+    componentType: 'float32',
+    range: [0, 23],
+  };
   const bytes = writeImageBytes(v, 'nii');
   // Buffer.from(string) of a small payload lands in the shared pool at a non-zero offset.
   const pooled = Buffer.concat([Buffer.from('x'), Buffer.from(bytes)]).subarray(1);

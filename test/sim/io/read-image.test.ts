@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { extensionFormat, imageFormat, ImageReadError, readImageBytes, readImageFile } from '../../../src/sim/io/read-image.js';
+import {
+  extensionFormat,
+  imageFormat,
+  ImageReadError,
+  readImageBytes,
+  readImageFile,
+} from '../../../src/sim/io/read-image.js';
 import { writeImageBytes } from '../../../src/sim/io/write-image.js';
 import { mulberry32 } from '../../../src/sim/phantom.js';
 import { assertReadError, assertReadRejects, sampleVolume, withTempDir } from './fixtures.js';
@@ -19,18 +25,33 @@ test('the format follows the file name, case-insensitively, .nii.gz included', (
     ['scan.mhd', 'mhd'],
   ];
   for (const [name, format] of cases) assert.equal(imageFormat(name), format, name);
-  for (const [extension, format] of [['nii.gz', 'nii.gz'], ['.NRRD', 'nrrd'], ['gz', 'gz'], ['mhd', 'mhd']] as const) assert.equal(extensionFormat(extension), format);
+  for (const [extension, format] of [
+    ['nii.gz', 'nii.gz'],
+    ['.NRRD', 'nrrd'],
+    ['gz', 'gz'],
+    ['mhd', 'mhd'],
+  ] as const)
+    assert.equal(extensionFormat(extension), format);
   for (const name of ['photo.png', 'mesh.stl', 'noextension', 'ct.nrrd.bak', '']) {
     assertReadError(() => imageFormat(name), 'UNSUPPORTED_FORMAT', /\.nrrd, \.nhdr, \.nii, \.nii\.gz, \.mha or \.mhd/);
   }
-  assertReadError(() => readImageBytes(new Uint8Array(10), 'png'), 'UNSUPPORTED_FORMAT', /'\.png' is not an image format/);
+  assertReadError(
+    () => readImageBytes(new Uint8Array(10), 'png'),
+    'UNSUPPORTED_FORMAT',
+    /'\.png' is not an image format/,
+  );
   assertReadError(() => readImageBytes(new Uint8Array(10), ''), 'UNSUPPORTED_FORMAT', /no format was given/);
 });
 
 test('readImageFile reads every written format and reports a missing file as FILE_READ_ERROR', async () => {
   await withTempDir(async (dir) => {
     const volume = sampleVolume();
-    for (const [name, format] of [['a.nrrd', 'nrrd'], ['b.nii', 'nii'], ['c.nii.gz', 'nii.gz'], ['d.mha', 'mha']] as const) {
+    for (const [name, format] of [
+      ['a.nrrd', 'nrrd'],
+      ['b.nii', 'nii'],
+      ['c.nii.gz', 'nii.gz'],
+      ['d.mha', 'mha'],
+    ] as const) {
       await writeFile(join(dir, name), writeImageBytes(volume, format));
       assert.deepEqual([...(await readImageFile(join(dir, name))).frames[0]!], [...volume.frames[0]!], name);
     }
@@ -41,11 +62,15 @@ test('readImageFile reads every written format and reports a missing file as FIL
 
 test('truncated and randomly corrupted files give ImageReadError, never another error', () => {
   const random = mulberry32(42);
-  const volume = sampleVolume({ dims: [6, 5, 4], frames: [new Float32Array(120).map((_, i) => i), new Float32Array(120).map((_, i) => -i)] });
+  const volume = sampleVolume({
+    dims: [6, 5, 4],
+    frames: [new Float32Array(120).map((_, i) => i), new Float32Array(120).map((_, i) => -i)],
+  });
   for (const format of ['nrrd', 'nii', 'nii.gz', 'mha'] as const) {
     const bytes = writeImageBytes(volume, format);
     const variants: Uint8Array[] = [];
-    for (let cut = 0; cut < bytes.length - 1; cut += Math.max(1, Math.floor(bytes.length / 60))) variants.push(bytes.subarray(0, cut));
+    for (let cut = 0; cut < bytes.length - 1; cut += Math.max(1, Math.floor(bytes.length / 60)))
+      variants.push(bytes.subarray(0, cut));
     for (let n = 0; n < 150; n++) {
       const corrupt = bytes.slice();
       const flips = 1 + Math.floor(random() * 8);
@@ -74,7 +99,10 @@ test('no guessing from values: masks, two-valued and few-valued images are image
   ];
   for (const frame of shapes) {
     for (const format of ['nrrd', 'nii', 'nii.gz', 'mha'] as const) {
-      const read = readImageBytes(writeImageBytes(sampleVolume({ componentType: 'uint8', frames: [frame] }), format), format);
+      const read = readImageBytes(
+        writeImageBytes(sampleVolume({ componentType: 'uint8', frames: [frame] }), format),
+        format,
+      );
       assert.equal(read.segmentation, undefined, `${format}: values ${[...new Set(frame)].join(', ')}`);
       assert.deepEqual([...read.frames[0]!], [...frame]);
     }

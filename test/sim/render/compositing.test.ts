@@ -16,12 +16,20 @@ test('grey values go through the level window: (v - (level - window/2)) / window
   assert.deepEqual(centre([layerOf(constant(500), { levelWindow: lw })]), [191, 191, 191, 255], '0.75 -> 191.25');
   assert.deepEqual(centre([layerOf(constant(150), { levelWindow: lw })]), [0, 0, 0, 255], 'below the window');
   assert.deepEqual(centre([layerOf(constant(900), { levelWindow: lw })]), [255, 255, 255, 255], 'above the window');
-  assert.deepEqual(centre([layerOf(constant(-1500), { levelWindow: { level: -1000, window: 2000 } })]), [64, 64, 64, 255], 'negative values: (-1500 + 2000) / 2000');
+  assert.deepEqual(
+    centre([layerOf(constant(-1500), { levelWindow: { level: -1000, window: 2000 } })]),
+    [64, 64, 64, 255],
+    'negative values: (-1500 + 2000) / 2000',
+  );
 });
 
 test('a tint multiplies the grey value', () => {
   const lw = { level: 500, window: 1000 };
-  assert.deepEqual(centre([layerOf(constant(400), { levelWindow: lw, color: [1, 0.5, 0] })]), [102, 51, 0, 255], 'grey 0.4 tinted orange');
+  assert.deepEqual(
+    centre([layerOf(constant(400), { levelWindow: lw, color: [1, 0.5, 0] })]),
+    [102, 51, 0, 255],
+    'grey 0.4 tinted orange',
+  );
 });
 
 test('opacity blends over what is below, and layer order decides what is on top', () => {
@@ -32,12 +40,25 @@ test('opacity blends over what is below, and layer order decides what is on top'
   const halfWhite = layerOf(constant(1000), { opacity: 0.6 });
   assert.deepEqual(centre([halfWhite]), [153, 153, 153, 255], '60% white over the black background');
   const view = { ...axial, background: [0, 0, 1] as [number, number, number] };
-  assert.deepEqual(px(renderView(view, [halfWhite]), 8, 8), [153, 153, 255, 255], '60% white over a blue background: blue stays full');
-  assert.deepEqual(centre([layerOf(constant(1000), { opacity: 0 })]), [0, 0, 0, 255], 'a transparent layer leaves the background');
+  assert.deepEqual(
+    px(renderView(view, [halfWhite]), 8, 8),
+    [153, 153, 255, 255],
+    '60% white over a blue background: blue stays full',
+  );
+  assert.deepEqual(
+    centre([layerOf(constant(1000), { opacity: 0 })]),
+    [0, 0, 0, 255],
+    'a transparent layer leaves the background',
+  );
 });
 
 test('segmentations: each label in its own colour and opacity; 0, hidden labels and values without a label leave what is below; the node colour does not apply', () => {
-  const labels = [label(1, { color: [1, 0, 0], opacity: 1 }), label(2, { color: [0, 0, 1], opacity: 0.6 }), label(3, { color: [0, 1, 0], opacity: 1, visible: false }), label(65535, { color: [1, 1, 0], opacity: 1 })];
+  const labels = [
+    label(1, { color: [1, 0, 0], opacity: 1 }),
+    label(2, { color: [0, 0, 1], opacity: 0.6 }),
+    label(3, { color: [0, 1, 0], opacity: 1, visible: false }),
+    label(65535, { color: [1, 1, 0], opacity: 1 }),
+  ];
   const seg = makeVolume({ dims: [16, 16, 8], labels, value: (i) => [0, 1, 2, 3, 4, 65535][i] ?? 0 });
   const grey = layerOf(constant(400)); // 0.4 -> 102
   const image = renderView(axial, [grey, layerOf(seg, { color: [0, 1, 0] })]);
@@ -51,18 +72,30 @@ test('segmentations: each label in its own colour and opacity; 0, hidden labels 
 });
 
 test('a label blends at its opacity times the node opacity', () => {
-  const seg = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 0.2, 0.2], opacity: 1 })], value: () => 1 });
+  const seg = makeVolume({
+    dims: [16, 16, 8],
+    labels: [label(1, { color: [1, 0.2, 0.2], opacity: 1 })],
+    value: () => 1,
+  });
   // 60% of (1, 0.2, 0.2) over black.
   assert.deepEqual(centre([layerOf(seg, { opacity: 0.6 })]), [153, 31, 31, 255]);
   // 60% of (1, 0.2, 0.2) over grey 0.4: 0.4·0.4 + 0.6 = 0.76, 0.16 + 0.12 = 0.28.
   assert.deepEqual(centre([layerOf(constant(400)), layerOf(seg, { opacity: 0.6 })]), [194, 71, 71, 255]);
-  const half = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 1, 1], opacity: 0.5 })], value: () => 1 });
+  const half = makeVolume({
+    dims: [16, 16, 8],
+    labels: [label(1, { color: [1, 1, 1], opacity: 0.5 })],
+    value: () => 1,
+  });
   assert.deepEqual(centre([layerOf(half, { opacity: 0.5 })]), [64, 64, 64, 255], 'a quarter of white: 0.5 x 0.5');
   assert.deepEqual(centre([layerOf(half, { opacity: 0 })]), [0, 0, 0, 255], 'node opacity 0 hides every label');
 });
 
 test('label groups are layered in order, so overlapping groups both show', () => {
-  const first = makeVolume({ dims: [16, 16, 8], labels: [label(1, { color: [1, 0, 0], opacity: 0.5 })], value: (i) => (i < 8 ? 1 : 0) });
+  const first = makeVolume({
+    dims: [16, 16, 8],
+    labels: [label(1, { color: [1, 0, 0], opacity: 0.5 })],
+    value: (i) => (i < 8 ? 1 : 0),
+  });
   const seg = withGroup(first, [label(2, { color: [0, 0, 1], opacity: 0.5 })], (i) => (i >= 4 ? 2 : 0));
   const image = renderView(axial, [layerOf(seg)]);
   assert.deepEqual(px(image, 1, 8), [128, 0, 0, 255], 'group 0 alone');
@@ -76,7 +109,11 @@ test('each layer is drawn at its own time step', () => {
   assert.deepEqual(centre([layerOf(series, { timeStep: 0 })]), [0, 0, 0, 255]);
   assert.deepEqual(centre([layerOf(series, { timeStep: 1 })]), [102, 102, 102, 255]);
   assert.deepEqual(centre([layerOf(series, { timeStep: 2 })]), [204, 204, 204, 255]);
-  assert.deepEqual(centre([layerOf(series, { timeStep: 9 })]), [204, 204, 204, 255], 'a step past the end shows the last frame');
+  assert.deepEqual(
+    centre([layerOf(series, { timeStep: 9 })]),
+    [204, 204, 204, 255],
+    'a step past the end shows the last frame',
+  );
   // A static image under a 4D one keeps its single frame whatever the time.
   // 0.8 · 0.4 + 0.6 = 0.92.
   const overlay = layerOf(constant(1000), { opacity: 0.6 });
@@ -87,9 +124,17 @@ test('bad data never crashes: NaN voxels, a frame shorter than its dimensions, n
   const nan = makeVolume({ dims: [16, 16, 8], value: () => NaN });
   assert.deepEqual(centre([layerOf(nan)]), [0, 0, 0, 255]);
   const nanLabels = makeVolume({ dims: [16, 16, 8], labels: [label(1)], value: () => NaN });
-  assert.deepEqual(centre([layerOf(constant(400)), layerOf(nanLabels)]), [102, 102, 102, 255], 'NaN labels are transparent');
+  assert.deepEqual(
+    centre([layerOf(constant(400)), layerOf(nanLabels)]),
+    [102, 102, 102, 255],
+    'NaN labels are transparent',
+  );
   const short: Volume = { ...constant(1000), frames: [new Float32Array(10)] };
-  assert.deepEqual(centre([layerOf(constant(400)), layerOf(short)]), [102, 102, 102, 255], 'a truncated frame is left out');
+  assert.deepEqual(
+    centre([layerOf(constant(400)), layerOf(short)]),
+    [102, 102, 102, 255],
+    'a truncated frame is left out',
+  );
   const noFrames: Volume = { ...constant(1000), frames: [] };
   assert.deepEqual(centre([layerOf(noFrames)]), [0, 0, 0, 255]);
   assert.deepEqual(centre([]), [0, 0, 0, 255]);

@@ -13,14 +13,21 @@ const green = isColor(0, 255, 0);
 const blue = isColor(0, 0, 255);
 
 /** A crosshair entry for another window's plane through `point`, as the viewer passes it. */
-const plane = (direction: keyof typeof FRAMES, point: Vec3) => ({ planeNormal: FRAMES[direction].dop, planePoint: point, color: PLANE_COLORS[direction] });
+const plane = (direction: keyof typeof FRAMES, point: Vec3) => ({
+  planeNormal: FRAMES[direction].dop,
+  planePoint: point,
+  color: PLANE_COLORS[direction],
+});
 
 function withCrosshair(view: View2D, lines: View2D['crosshair']): View2D {
   return { ...view, crosshair: lines };
 }
 
 test('axial: the sagittal plane is a green vertical line, the coronal plane a blue horizontal one, over the image', () => {
-  const view = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [plane('sagittal', [5, 7.5, 4]), plane('coronal', [7.5, 10, 4])]);
+  const view = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [
+    plane('sagittal', [5, 7.5, 4]),
+    plane('coronal', [7.5, 10, 4]),
+  ]);
   const image = renderView(view, [grey]);
   const greens = pixelsWhere(image, green);
   assert.deepEqual(distinct(greens, 0), [5]);
@@ -33,14 +40,20 @@ test('axial: the sagittal plane is a green vertical line, the coronal plane a bl
 });
 
 test('sagittal: the axial plane is a red horizontal line, the coronal plane a blue vertical one', () => {
-  const view = withCrosshair(view2d('sagittal', [8, 7.5, 3.5]), [plane('axial', [8, 3, 5]), plane('coronal', [8, 3, 5])]);
+  const view = withCrosshair(view2d('sagittal', [8, 7.5, 3.5]), [
+    plane('axial', [8, 3, 5]),
+    plane('coronal', [8, 3, 5]),
+  ]);
   const image = renderView(view, [grey]);
   assert.deepEqual(distinct(pixelsWhere(image, red), 1), [6], 'z = 5 is row 6');
   assert.deepEqual(distinct(pixelsWhere(image, blue), 0), [3], 'y = 3 is column 3');
 });
 
 test('coronal: the axial plane is a red horizontal line, the sagittal plane a green vertical one', () => {
-  const view = withCrosshair(view2d('coronal', [7.5, 8, 3.5]), [plane('axial', [12, 8, 2]), plane('sagittal', [12, 8, 2])]);
+  const view = withCrosshair(view2d('coronal', [7.5, 8, 3.5]), [
+    plane('axial', [12, 8, 2]),
+    plane('sagittal', [12, 8, 2]),
+  ]);
   const image = renderView(view, [grey]);
   assert.deepEqual(distinct(pixelsWhere(image, red), 1), [9], 'z = 2 is row 9');
   assert.deepEqual(distinct(pixelsWhere(image, green), 0), [12], 'x = 12 is column 12');
@@ -53,7 +66,9 @@ test('a line is one pixel wide at any zoom and wherever the plane falls between 
         [1, 0, 0],
         [-1, 0, 0],
       ] as Vec3[]) {
-        const view = withCrosshair(view2d('axial', [7.5, 7.5, 4], { parallelScale }), [{ planeNormal: normal, planePoint: [x, 0, 0], color: [0, 1, 0] }]);
+        const view = withCrosshair(view2d('axial', [7.5, 7.5, 4], { parallelScale }), [
+          { planeNormal: normal, planePoint: [x, 0, 0], color: [0, 1, 0] },
+        ]);
         const columns = distinct(pixelsWhere(renderView(view, [grey]), green), 0);
         assert.equal(columns.length, 1, `scale ${parallelScale}, x ${x}, normal ${normal}: columns ${columns}`);
       }
@@ -65,11 +80,15 @@ test('a line is one pixel wide at any zoom and wherever the plane falls between 
 });
 
 test('a plane parallel to the view draws nothing; an oblique plane draws one pixel per row', () => {
-  const parallel = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [{ planeNormal: [0, 0, 1], planePoint: [7.5, 7.5, 4], color: [1, 0, 0] }]);
+  const parallel = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [
+    { planeNormal: [0, 0, 1], planePoint: [7.5, 7.5, 4], color: [1, 0, 0] },
+  ]);
   assert.deepEqual(pixelsWhere(renderView(parallel, [grey]), red), []);
   const a = Math.SQRT1_2;
   // x + y = 15 through the centre: the anti-diagonal, pixel (15 - y, y) on row y.
-  const oblique = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [{ planeNormal: [a, a, 0], planePoint: [7.5, 7.5, 4], color: [1, 0, 0] }]);
+  const oblique = withCrosshair(view2d('axial', [7.5, 7.5, 4]), [
+    { planeNormal: [a, a, 0], planePoint: [7.5, 7.5, 4], color: [1, 0, 0] },
+  ]);
   const line = pixelsWhere(renderView(oblique, [grey]), red);
   assert.deepEqual(
     line,

@@ -11,7 +11,8 @@ function sample(): RgbaImage {
   const width = 7;
   const height = 5;
   const data = new Uint8Array(width * height * 4);
-  for (let i = 0; i < width * height; i++) data.set([(i * 37) % 256, (i * 91) % 256, (i * 13) % 256, i < width ? 200 : 255], i * 4);
+  for (let i = 0; i < width * height; i++)
+    data.set([(i * 37) % 256, (i * 91) % 256, (i * 13) % 256, i < width ? 200 : 255], i * 4);
   return { width, height, data };
 }
 

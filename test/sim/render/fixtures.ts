@@ -38,8 +38,19 @@ export function makeVolume(options: {
     }
     frames.push(frame);
   }
-  const grid = { dims: options.dims, spacing: options.spacing ?? ([1, 1, 1] as Vec3), origin: options.origin ?? ([0, 0, 0] as Vec3), direction: options.direction ?? IDENTITY, timeStepMs: 100, timeOriginMs: 0 };
-  if (options.labels) return segmentationVolume(grid, { groups: [{ name: '', labels: options.labels, extra: {}, frames }], unlabeledLock: false });
+  const grid = {
+    dims: options.dims,
+    spacing: options.spacing ?? ([1, 1, 1] as Vec3),
+    origin: options.origin ?? ([0, 0, 0] as Vec3),
+    direction: options.direction ?? IDENTITY,
+    timeStepMs: 100,
+    timeOriginMs: 0,
+  };
+  if (options.labels)
+    return segmentationVolume(grid, {
+      groups: [{ name: '', labels: options.labels, extra: {}, frames }],
+      unlabeledLock: false,
+    });
   return { ...grid, frames, componentType: 'int16', range: [lo, hi] };
 }
 
@@ -47,14 +58,27 @@ export function makeVolume(options: {
 export function withGroup(volume: Volume, labels: Label[], value: (i: number, j: number, k: number) => number): Volume {
   const [nx, ny, nz] = volume.dims;
   const frame = new Float32Array(nx * ny * nz);
-  for (let k = 0; k < nz; k++) for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) frame[i + nx * (j + ny * k)] = value(i, j, k);
+  for (let k = 0; k < nz; k++)
+    for (let j = 0; j < ny; j++) for (let i = 0; i < nx; i++) frame[i + nx * (j + ny * k)] = value(i, j, k);
   const segmentation = volume.segmentation!;
-  return segmentationVolume(volume, { ...segmentation, groups: [...segmentation.groups, { name: '', labels, extra: {}, frames: [frame] }] });
+  return segmentationVolume(volume, {
+    ...segmentation,
+    groups: [...segmentation.groups, { name: '', labels, extra: {}, frames: [frame] }],
+  });
 }
 
 /** A node as a window draws it; grey images map 0..1000 to black..white unless told otherwise. */
 export function layerOf(volume: Volume, extra: Partial<RenderLayer> = {}): RenderLayer {
-  return { uid: 'node', volume, timeStep: 0, opacity: 1, color: null, levelWindow: { level: 500, window: 1000 }, layer: 0, ...extra };
+  return {
+    uid: 'node',
+    volume,
+    timeStep: 0,
+    opacity: 1,
+    color: null,
+    levelWindow: { level: 500, window: 1000 },
+    layer: 0,
+    ...extra,
+  };
 }
 
 /** The viewer's MITK conventions: direction of projection and view-up of each 2D window. */
@@ -65,13 +89,21 @@ export const FRAMES = {
 };
 
 /** MITK's crosshair colours, which the viewer passes: axial red, sagittal green, coronal blue. */
-export const PLANE_COLORS: Record<keyof typeof FRAMES, Rgb> = { axial: [1, 0, 0], sagittal: [0, 1, 0], coronal: [0, 0, 1] };
+export const PLANE_COLORS: Record<keyof typeof FRAMES, Rgb> = {
+  axial: [1, 0, 0],
+  sagittal: [0, 1, 0],
+  coronal: [0, 0, 1],
+};
 
 /**
  * A 2D window looking along `direction` at `focal` (also the slice plane's point), `size`
  * pixels square; with parallel_scale = size / 2 one pixel is one millimetre.
  */
-export function view2d(direction: keyof typeof FRAMES, focal: Vec3, options: { size?: number; parallelScale?: number; camera?: Partial<CameraState> } = {}): View2D {
+export function view2d(
+  direction: keyof typeof FRAMES,
+  focal: Vec3,
+  options: { size?: number; parallelScale?: number; camera?: Partial<CameraState> } = {},
+): View2D {
   const size = options.size ?? 16;
   const { dop, up } = FRAMES[direction];
   return {
@@ -95,7 +127,14 @@ export function view2d(direction: keyof typeof FRAMES, focal: Vec3, options: { s
 }
 
 /** A 3D window looking along `dop` at `focal` from `distance` millimetres away. */
-export function view3d(focal: Vec3, dop: Vec3, up: Vec3, planes: View3D['planes'], bounds: View3D['bounds'], options: { size?: number; distance?: number; angle?: number } = {}): View3D {
+export function view3d(
+  focal: Vec3,
+  dop: Vec3,
+  up: Vec3,
+  planes: View3D['planes'],
+  bounds: View3D['bounds'],
+  options: { size?: number; distance?: number; angle?: number } = {},
+): View3D {
   const size = options.size ?? 64;
   const distance = options.distance ?? 60;
   return {
@@ -124,7 +163,8 @@ export function px(image: RgbaImage, x: number, y: number): number[] {
 /** Every pixel (x, y) for which `test` holds, row by row. */
 export function pixelsWhere(image: RgbaImage, test: (rgba: number[]) => boolean): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  for (let y = 0; y < image.height; y++) for (let x = 0; x < image.width; x++) if (test(px(image, x, y))) out.push([x, y]);
+  for (let y = 0; y < image.height; y++)
+    for (let x = 0; x < image.width; x++) if (test(px(image, x, y))) out.push([x, y]);
   return out;
 }
 

@@ -14,7 +14,11 @@ const LEFT = 1000; // voxel (13, 8, 4): patient left of the centre
 const ANTERIOR = 600; // voxel (8, 2, 4): anterior
 const SUPERIOR = 200; // voxel (8, 8, 6): superior
 
-function markers(direction?: Mat3, origin?: Vec3, at: (i: number, j: number, k: number) => [number, number, number] = (i, j, k) => [i, j, k]) {
+function markers(
+  direction?: Mat3,
+  origin?: Vec3,
+  at: (i: number, j: number, k: number) => [number, number, number] = (i, j, k) => [i, j, k],
+) {
   return makeVolume({
     dims: [16, 16, 8],
     direction,
@@ -80,30 +84,47 @@ test('permuted index axes are honoured (index i along world y, j along world x)'
 });
 
 test('spacing is honoured: a 2 mm voxel covers two 1 mm pixels, a 2.5 mm slice three rows', () => {
-  const wide = makeVolume({ dims: [16, 16, 8], spacing: [2, 1, 1], value: (i, j, k) => (i === 5 && j === 8 && k === 4 ? 1000 : 0) });
+  const wide = makeVolume({
+    dims: [16, 16, 8],
+    spacing: [2, 1, 1],
+    value: (i, j, k) => (i === 5 && j === 8 && k === 4 ? 1000 : 0),
+  });
   // Voxel 5 spans x in [9, 11): pixel columns 9 and 10.
   assert.deepEqual(where(renderView(view2d('axial', [7.5, 7.5, 4]), [layerOf(wide)]), 1000), [
     [9, 8],
     [10, 8],
   ]);
-  const thick = makeVolume({ dims: [16, 16, 8], spacing: [1, 1, 2.5], value: (i, j, k) => (i === 8 && j === 8 && k === 2 ? 1000 : 0) });
+  const thick = makeVolume({
+    dims: [16, 16, 8],
+    spacing: [1, 1, 2.5],
+    value: (i, j, k) => (i === 8 && j === 8 && k === 2 ? 1000 : 0),
+  });
   // Slice 2 spans z in [3.75, 6.25): rows showing z = 6, 5, 4.
-  assert.deepEqual(distinct(where(renderView(view2d('sagittal', [8, 7.5, 3.5]), [layerOf(thick)]), 1000), 1), [5, 6, 7]);
+  assert.deepEqual(
+    distinct(where(renderView(view2d('sagittal', [8, 7.5, 3.5]), [layerOf(thick)]), 1000), 1),
+    [5, 6, 7],
+  );
 });
 
 test('zoom: halving parallel_scale makes a structure twice as wide and tall; pan moves it', () => {
   const block = makeVolume({ dims: [16, 16, 8], value: (i, j) => (i >= 12 && i <= 13 && j >= 2 && j <= 3 ? 1000 : 0) });
   const at1 = where(renderView(view2d('axial', [7.5, 7.5, 4]), [layerOf(block)]), 1000);
-  assert.deepEqual([distinct(at1, 0), distinct(at1, 1)], [
-    [12, 13],
-    [2, 3],
-  ]);
+  assert.deepEqual(
+    [distinct(at1, 0), distinct(at1, 1)],
+    [
+      [12, 13],
+      [2, 3],
+    ],
+  );
   // 0.5 mm per pixel centred on the block: x in [11.5, 13.5) -> columns 6..9.
   const zoomed = where(renderView(view2d('axial', [12.5, 2.5, 4], { parallelScale: 4 }), [layerOf(block)]), 1000);
-  assert.deepEqual([distinct(zoomed, 0), distinct(zoomed, 1)], [
-    [6, 7, 8, 9],
-    [6, 7, 8, 9],
-  ]);
+  assert.deepEqual(
+    [distinct(zoomed, 0), distinct(zoomed, 1)],
+    [
+      [6, 7, 8, 9],
+      [6, 7, 8, 9],
+    ],
+  );
   // Looking 2 mm further to patient left moves the anatomy 2 pixels to the screen's left.
   const panned = where(renderView(view2d('axial', [9.5, 7.5, 4]), [layerOf(block)]), 1000);
   assert.deepEqual(distinct(panned, 0), [10, 11]);
@@ -114,19 +135,35 @@ test('an in-plane rotation of the camera rotates the picture', () => {
   const upright = renderView(view2d('axial', [7.5, 7.5, 4]), [layerOf(volume)]);
   // view_up +x: screen right is +y, screen up +x, so pixel (px, py) shows voxel (15 - py, px).
   const turned = renderView(view2d('axial', [7.5, 7.5, 4], { camera: { view_up: [1, 0, 0] } }), [layerOf(volume)]);
-  for (let y = 0; y < 16; y++) for (let x = 0; x < 16; x++) assert.deepEqual(px(turned, x, y), px(upright, 15 - y, x), `pixel (${x}, ${y})`);
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) assert.deepEqual(px(turned, x, y), px(upright, 15 - y, x), `pixel (${x}, ${y})`);
 });
 
 test('an oblique camera (45 degrees in plane) samples through the general path', () => {
   const uniform = makeVolume({ dims: [16, 16, 8], value: () => 1000 });
   const a = Math.SQRT1_2;
-  const image = renderView(blueBackground(view2d('axial', [7.5, 7.5, 4], { camera: { view_up: [a, -a, 0] } })), [layerOf(uniform)]);
+  const image = renderView(blueBackground(view2d('axial', [7.5, 7.5, 4], { camera: { view_up: [a, -a, 0] } })), [
+    layerOf(uniform),
+  ]);
   const white = [255, 255, 255, 255];
   const blue = [0, 0, 255, 255];
   // The screen's corners fall 10.6 mm from the centre along the volume's axes: outside.
-  for (const [x, y] of [[0, 0], [15, 0], [0, 15], [15, 15]] as const) assert.deepEqual(px(image, x, y), blue, `corner (${x}, ${y})`);
+  for (const [x, y] of [
+    [0, 0],
+    [15, 0],
+    [0, 15],
+    [15, 15],
+  ] as const)
+    assert.deepEqual(px(image, x, y), blue, `corner (${x}, ${y})`);
   // Edge midpoints and the centre fall within the 16 x 16 mm square.
-  for (const [x, y] of [[0, 8], [8, 0], [15, 8], [8, 15], [8, 8]] as const) assert.deepEqual(px(image, x, y), white, `pixel (${x}, ${y})`);
+  for (const [x, y] of [
+    [0, 8],
+    [8, 0],
+    [15, 8],
+    [8, 15],
+    [8, 8],
+  ] as const)
+    assert.deepEqual(px(image, x, y), white, `pixel (${x}, ${y})`);
 });
 
 test('a 2D image (one slice) shows in the axial window through its plane', () => {

@@ -14,13 +14,32 @@ function volume(segmentation = false): Volume {
   const dims: Vec3 = [16, 16, 8];
   const frame = new Float32Array(16 * 16 * 8).fill(segmentation ? 0 : 100);
   for (let k = 0; k < 8; k++) frame[12 + 16 * (2 + 16 * k)] = segmentation ? 1 : 1000;
-  const grid = { dims, spacing: [1, 1, 1] as Vec3, origin: [0, 0, 0] as Vec3, direction: IDENTITY, timeStepMs: 1, timeOriginMs: 0 };
+  const grid = {
+    dims,
+    spacing: [1, 1, 1] as Vec3,
+    origin: [0, 0, 0] as Vec3,
+    direction: IDENTITY,
+    timeStepMs: 1,
+    timeOriginMs: 0,
+  };
   if (!segmentation) return { ...grid, frames: [frame], componentType: 'int16', range: [100, 1000] };
   const label = { ...LABEL_DEFAULTS, value: 1, color: [0, 1, 0] as [number, number, number], opacity: 1, extra: {} };
-  return segmentationVolume(grid, { groups: [{ name: '', labels: [label], extra: {}, frames: [frame] }], unlabeledLock: false });
+  return segmentationVolume(grid, {
+    groups: [{ name: '', labels: [label], extra: {}, frames: [frame] }],
+    unlabeledLock: false,
+  });
 }
 
-const layer = (v: Volume, extra: Partial<RenderLayer> = {}): RenderLayer => ({ uid: 'n', volume: v, timeStep: 0, opacity: 1, color: null, levelWindow: { level: 500, window: 1000 }, layer: 0, ...extra });
+const layer = (v: Volume, extra: Partial<RenderLayer> = {}): RenderLayer => ({
+  uid: 'n',
+  volume: v,
+  timeStep: 0,
+  opacity: 1,
+  color: null,
+  levelWindow: { level: 500, window: 1000 },
+  layer: 0,
+  ...extra,
+});
 
 function axial(camera: Partial<CameraState> = {}): View2D {
   return {
@@ -30,18 +49,29 @@ function axial(camera: Partial<CameraState> = {}): View2D {
     viewDirection: 'axial',
     planeNormal: [0, 0, 1],
     planePoint: [7.5, 7.5, 4],
-    camera: { position: [7.5, 7.5, -1000], focal_point: [7.5, 7.5, 4], view_up: [0, -1, 0], parallel_scale: 8, perspective_angle: null, ...camera },
+    camera: {
+      position: [7.5, 7.5, -1000],
+      focal_point: [7.5, 7.5, 4],
+      view_up: [0, -1, 0],
+      parallel_scale: 8,
+      perspective_angle: null,
+      ...camera,
+    },
     crosshair: [],
     background: [0, 0, 0],
   };
 }
 
-const px = (img: RgbaImage, x: number, y: number): number[] => [...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
+const px = (img: RgbaImage, x: number, y: number): number[] => [
+  ...img.data.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 4),
+];
 
 function brightest(img: RgbaImage): [number, number] {
   let best = -1;
   let at: [number, number] = [0, 0];
-  for (let y = 0; y < img.height; y++) for (let x = 0; x < img.width; x++) if (img.data[(y * img.width + x) * 4]! > best) [best, at] = [img.data[(y * img.width + x) * 4]!, [x, y]];
+  for (let y = 0; y < img.height; y++)
+    for (let x = 0; x < img.width; x++)
+      if (img.data[(y * img.width + x) * 4]! > best) [best, at] = [img.data[(y * img.width + x) * 4]!, [x, y]];
   return at;
 }
 
@@ -65,7 +95,11 @@ test('halving parallel_scale doubles the size of a structure; moving the focal p
   assert.equal(count(zoomed), count(wide) * 4);
   const centred = renderView(axial(), [layer(volume())]);
   const panned = renderView(axial({ focal_point: [9.5, 7.5, 4], position: [9.5, 7.5, -1000] }), [layer(volume())]);
-  assert.equal(brightest(panned)[0] - brightest(centred)[0], -4, 'looking 2 mm further to patient left moves the structure 4 px to the left');
+  assert.equal(
+    brightest(panned)[0] - brightest(centred)[0],
+    -4,
+    'looking 2 mm further to patient left moves the structure 4 px to the left',
+  );
 });
 
 test('labels are coloured and blended with their opacity over the image below; outside the volume is background', () => {

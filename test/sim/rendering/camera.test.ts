@@ -34,7 +34,8 @@ test('camera GET: full state; the scalar that does not fit the kind is left out,
 
 test('camera PUT validation: every 400 of the real server', async () => {
   const { call } = setup();
-  const put = async (id: string, body: unknown) => errorOf(await call('PUT', `${CAM}/${id}/camera`, body), 400, 'INVALID_REQUEST').message;
+  const put = async (id: string, body: unknown) =>
+    errorOf(await call('PUT', `${CAM}/${id}/camera`, body), 400, 'INVALID_REQUEST').message;
   assert.equal(await put('axial', { kind: '2d' }), "Unknown field 'kind'.");
   assert.equal(await put('axial', {}), 'Request body must set at least one camera field.');
   assert.equal(await put('axial', ''), 'Request body is required.');
@@ -46,13 +47,32 @@ test('camera PUT validation: every 400 of the real server', async () => {
   assert.equal(await put('axial', { parallel_scale: 0 }), "'parallel_scale' must be a number greater than 0.");
   assert.equal(await put('axial', { parallel_scale: '2' }), "'parallel_scale' must be a number greater than 0.");
   assert.equal(await put('3d', { parallel_scale: 2 }), "'parallel_scale' is not applicable to the 3D window.");
-  assert.equal(await put('axial', { perspective_angle: 45 }), "'perspective_angle' is only applicable to the 3D window.");
-  assert.equal(await put('3d', { perspective_angle: 180 }), "'perspective_angle' must be a number in the open interval (0, 180).");
-  assert.equal(await put('3d', { perspective_angle: 0 }), "'perspective_angle' must be a number in the open interval (0, 180).");
-  assert.equal(await put('3d', { standard_view: 'top' }), "'standard_view' must be one of 'anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'.");
-  assert.match(await put('3d', { standard_view: 'left', view_up: [0, 0, 1] }), /^'standard_view' cannot be combined with 'position', 'focal_point', or 'view_up'\./);
+  assert.equal(
+    await put('axial', { perspective_angle: 45 }),
+    "'perspective_angle' is only applicable to the 3D window.",
+  );
+  assert.equal(
+    await put('3d', { perspective_angle: 180 }),
+    "'perspective_angle' must be a number in the open interval (0, 180).",
+  );
+  assert.equal(
+    await put('3d', { perspective_angle: 0 }),
+    "'perspective_angle' must be a number in the open interval (0, 180).",
+  );
+  assert.equal(
+    await put('3d', { standard_view: 'top' }),
+    "'standard_view' must be one of 'anterior', 'posterior', 'left', 'right', 'cranial', 'caudal'.",
+  );
+  assert.match(
+    await put('3d', { standard_view: 'left', view_up: [0, 0, 1] }),
+    /^'standard_view' cannot be combined with 'position', 'focal_point', or 'view_up'\./,
+  );
   // MxN cells are 2D: the angle is always refused there.
-  const mxn = errorOf(await call('PUT', '/rendering/editors/mxn/windows/mxn__widget0/camera', { perspective_angle: 40 }), 400, 'INVALID_REQUEST');
+  const mxn = errorOf(
+    await call('PUT', '/rendering/editors/mxn/windows/mxn__widget0/camera', { perspective_angle: 40 }),
+    400,
+    'INVALID_REQUEST',
+  );
   assert.equal(mxn.message, "'perspective_angle' is only applicable to the 3D window.");
 });
 
@@ -63,7 +83,11 @@ test('camera PUT applies the given fields only, to that window only, without ran
   const before = (await call('GET', `${CAM}/axial/camera`)).json;
   const sagBefore = (await call('GET', `${CAM}/sagittal/camera`)).json;
   const sliceBefore = (await call('GET', `${CAM}/sagittal/selected-slice`)).json;
-  assert.equal((await call('PUT', `${CAM}/axial/camera`, { parallel_scale: 17.852700490998362, focal_point: [1e6, -3, 2] })).status, 204);
+  assert.equal(
+    (await call('PUT', `${CAM}/axial/camera`, { parallel_scale: 17.852700490998362, focal_point: [1e6, -3, 2] }))
+      .status,
+    204,
+  );
   const after = (await call('GET', `${CAM}/axial/camera`)).json;
   assert.deepEqual(after, { ...before, parallel_scale: 17.852700490998362, focal_point: [1e6, -3, 2] });
   assert.deepEqual((await call('GET', `${CAM}/sagittal/camera`)).json, sagBefore);

@@ -8,7 +8,13 @@ import { imageBytes, smallVolume } from '../server/volumes.js';
  * The JSON answers of the rendering endpoints, successes and errors, checked against the
  * schemas of the official contract (openapi-1.2.0.json from the shared references).
  */
-async function checked(wb: TestWorkbench, method: string, path: string, status: number, init: CallInit = {}): Promise<unknown> {
+async function checked(
+  wb: TestWorkbench,
+  method: string,
+  path: string,
+  status: number,
+  init: CallInit = {},
+): Promise<unknown> {
   const a = await wb.call(method, path, init);
   assert.equal(a.status, status, `${method} ${path}: ${a.text}`);
   assertContract(method, `/api/v1${path}`, status, a.json);
@@ -35,7 +41,10 @@ test('rendering answers match the contract: editors, windows, cameras, slices, p
     await checked(wb, 'GET', '/rendering/selected-position', 200);
     await checked(wb, 'GET', '/rendering/editors/stdmulti/windows/axial/selected-slice', 200);
 
-    const up = await wb.call('POST', '/datastorage/nodes?name=img', { body: imageBytes('nrrd', smallVolume({ dims: [8, 6, 4] })), headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="img.nrrd"' } });
+    const up = await wb.call('POST', '/datastorage/nodes?name=img', {
+      body: imageBytes('nrrd', smallVolume({ dims: [8, 6, 4] })),
+      headers: { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="img.nrrd"' },
+    });
     assert.equal(up.status, 201, up.text);
     assert.equal((await wb.call('POST', '/rendering/reinit', { json: {} })).status, 204);
 
@@ -66,7 +75,9 @@ test('rendering errors match the contract: 400, 404, 422 and 503 bodies', async 
     await checked(wb, 'PUT', '/rendering/selected-position', 400, { json: { position: [1, 2] } });
     await checked(wb, 'GET', '/rendering/editors/stdmulti/windows/bogus', 404);
     await checked(wb, 'GET', '/rendering/editors/stdmulti/windows/3d/selected-slice', 404);
-    await checked(wb, 'PUT', '/rendering/editors/stdmulti/windows/axial/camera', 400, { json: { standard_view: 'anterior', position: [0, 0, 0] } });
+    await checked(wb, 'PUT', '/rendering/editors/stdmulti/windows/axial/camera', 400, {
+      json: { standard_view: 'anterior', position: [0, 0, 0] },
+    });
     await checked(wb, 'POST', '/rendering/reinit', 404, { json: { uids: ['no-such-node'] } });
     await checked(wb, 'PUT', '/rendering/selected-time', 422, { json: { timestep: 3 } });
     await checked(wb, 'GET', '/rendering/editors/mxn', 503);

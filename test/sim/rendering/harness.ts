@@ -51,7 +51,9 @@ export class FakeStore implements DataStoreView {
   }
 
   property(node: SimNode, key: string, context?: string): PropertyValue | undefined {
-    return (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ?? node.properties.get(key);
+    return (
+      (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ?? node.properties.get(key)
+    );
   }
 
   onRemove(listener: (uid: string) => void): void {
@@ -131,7 +133,14 @@ export function setup(options: ViewerOptions = {}): {
   const call = async (method: string, path: string, body?: unknown, query = ''): Promise<Answer> => {
     const fullPath = `/api/v1${path}`;
     const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
-    const req = { method, path: fullPath, query: new URLSearchParams(query), headers: {}, body: new TextEncoder().encode(text), clientIp: '127.0.0.1' };
+    const req = {
+      method,
+      path: fullPath,
+      query: new URLSearchParams(query),
+      headers: {},
+      body: new TextEncoder().encode(text),
+      clientIp: '127.0.0.1',
+    };
     const match = router.match(method, fullPath);
     let res: SimResponse;
     if (!match) res = bareNotFound();
@@ -145,7 +154,12 @@ export function setup(options: ViewerOptions = {}): {
     }
     const bytes = res.body === undefined ? Buffer.alloc(0) : Buffer.from(res.body);
     const isJson = res.headers['content-type'] === 'application/json';
-    return { status: res.status, headers: res.headers, body: bytes, json: isJson ? JSON.parse(bytes.toString('utf8')) : undefined };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: bytes,
+      json: isJson ? JSON.parse(bytes.toString('utf8')) : undefined,
+    };
   };
   return { store, viewer, call };
 }

@@ -1,7 +1,11 @@
 /** Layout documents the rendering tests and goldens share. */
 
 export const cell = (id: string, view: string, group: string, extra: Record<string, unknown> = {}) => ({
-  type: 'window', id, view_direction: view, links: { selection: group }, ...extra,
+  type: 'window',
+  id,
+  view_direction: view,
+  links: { selection: group },
+  ...extra,
 });
 
 /** The 2x3 "modality grid" of the rendering reference (section 2.4). */
@@ -16,8 +20,9 @@ export const MODALITY_GRID = {
       type: 'split',
       orientation: 'horizontal',
       size: 1,
-      children: ['axial', 'coronal', 'sagittal'].map((v) => cell(`mxn__${g}_${v}`, v, g, { name: `${g.toUpperCase()} ${v}`, size: 1 })),
+      children: ['axial', 'coronal', 'sagittal'].map((v) =>
+        cell(`mxn__${g}_${v}`, v, g, { name: `${g.toUpperCase()} ${v}`, size: 1 }),
+      ),
     })),
   },
 };
-

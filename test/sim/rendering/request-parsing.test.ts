@@ -5,8 +5,18 @@ import { parseScreenshotParams } from '../../../src/sim/routes/screenshot-params
 import { Problem } from '../../../src/sim/problem.js';
 
 test('number literals of the top-level object keep their spelling; nested members and strings do not count', () => {
-  const found = topLevelNumberLiterals('{"step": 3.0, "a": {"step": 4}, "s": "7", "n": -12, "e": 1e3, "arr": [1, 2], "q\\"k": 5}');
-  assert.deepEqual([...found.entries()], [['step', '3.0'], ['n', '-12'], ['e', '1e3'], ['q"k', '5']]);
+  const found = topLevelNumberLiterals(
+    '{"step": 3.0, "a": {"step": 4}, "s": "7", "n": -12, "e": 1e3, "arr": [1, 2], "q\\"k": 5}',
+  );
+  assert.deepEqual(
+    [...found.entries()],
+    [
+      ['step', '3.0'],
+      ['n', '-12'],
+      ['e', '1e3'],
+      ['q"k', '5'],
+    ],
+  );
 });
 
 const messageOf = (query: string): string => {
@@ -21,9 +31,17 @@ const messageOf = (query: string): string => {
 
 test('screenshot parameters: defaults, pairing, stoi-like integers, limits and the real messages', () => {
   assert.deepEqual(parseScreenshotParams(new URLSearchParams('')), { format: 'png' });
-  assert.deepEqual(parseScreenshotParams(new URLSearchParams('format=jpeg&width=10&height=8192')), { format: 'jpeg', width: 10, height: 8192 });
+  assert.deepEqual(parseScreenshotParams(new URLSearchParams('format=jpeg&width=10&height=8192')), {
+    format: 'jpeg',
+    width: 10,
+    height: 8192,
+  });
   // std::stoi reads the leading digits and ignores the rest.
-  assert.deepEqual(parseScreenshotParams(new URLSearchParams('width=12abc&height=+7')), { format: 'png', width: 12, height: 7 });
+  assert.deepEqual(parseScreenshotParams(new URLSearchParams('width=12abc&height=+7')), {
+    format: 'png',
+    width: 12,
+    height: 7,
+  });
   assert.equal(messageOf('format=jpg'), "Invalid format 'jpg'. Must be 'png' or 'jpeg'.");
   assert.equal(messageOf('format=PNG'), "Invalid format 'PNG'. Must be 'png' or 'jpeg'.");
   assert.equal(messageOf('width=10'), "Both 'width' and 'height' must be provided together.");

@@ -26,25 +26,51 @@ test('window grabs are 512x512 RGB PNGs; canvases are RGBA: StdMulti 2x2 with sp
     assert.equal(shot.headers['content-type'], 'image/png');
     assert.deepEqual(pngInfo(shot.body), { width: 512, height: 512, colorType: 2 }, id);
   }
-  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/stdmulti/screenshot')).body), { width: 1026, height: 1026, colorType: 6 });
-  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/mxn/screenshot')).body), { width: 1024, height: 768, colorType: 6 });
-  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/mxn/windows/mxn__widget0/screenshot')).body), { width: 1024, height: 768, colorType: 2 });
+  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/stdmulti/screenshot')).body), {
+    width: 1026,
+    height: 1026,
+    colorType: 6,
+  });
+  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/mxn/screenshot')).body), {
+    width: 1024,
+    height: 768,
+    colorType: 6,
+  });
+  assert.deepEqual(pngInfo((await call('GET', '/rendering/editors/mxn/windows/mxn__widget0/screenshot')).body), {
+    width: 1024,
+    height: 768,
+    colorType: 2,
+  });
 });
 
 test('the StdMulti canvas holds the four window grabs at their places, split by a dark 2-px bar', async () => {
   const { call } = scene();
   await call('POST', '/rendering/reinit');
   const canvas = PNG.sync.read((await call('GET', '/rendering/editors/stdmulti/screenshot')).body);
-  const places: Array<[string, number, number]> = [['axial', 0, 0], ['sagittal', 514, 0], ['coronal', 0, 514], ['3d', 514, 514]];
+  const places: Array<[string, number, number]> = [
+    ['axial', 0, 0],
+    ['sagittal', 514, 0],
+    ['coronal', 0, 514],
+    ['3d', 514, 514],
+  ];
   for (const [id, x0, y0] of places) {
     const win = PNG.sync.read((await call('GET', `/rendering/editors/stdmulti/windows/${id}/screenshot`)).body);
-    for (const [x, y] of [[10, 10], [256, 256], [100, 400], [500, 20]] as const) {
+    for (const [x, y] of [
+      [10, 10],
+      [256, 256],
+      [100, 400],
+      [500, 20],
+    ] as const) {
       const a = (y * 512 + x) * 4;
       const b = ((y0 + y) * 1026 + x0 + x) * 4;
       assert.deepEqual([...canvas.data.subarray(b, b + 3)], [...win.data.subarray(a, a + 3)], `${id} at ${x},${y}`);
     }
   }
-  for (const [x, y] of [[512, 100], [513, 900], [100, 513]] as const) {
+  for (const [x, y] of [
+    [512, 100],
+    [513, 900],
+    [100, 513],
+  ] as const) {
     const p = (y * 1026 + x) * 4;
     assert.ok(canvas.data[p]! < 80 && canvas.data[p + 1]! < 80 && canvas.data[p + 2]! < 80, `splitter at ${x},${y}`);
   }
@@ -53,16 +79,34 @@ test('the StdMulti canvas holds the four window grabs at their places, split by 
 test('width/height scale the grab to exactly that size; JPEG starts with SOI', async () => {
   const { call } = scene();
   await call('POST', '/rendering/reinit');
-  const small = await call('GET', '/rendering/editors/stdmulti/windows/axial/screenshot', undefined, 'width=64&height=40');
+  const small = await call(
+    'GET',
+    '/rendering/editors/stdmulti/windows/axial/screenshot',
+    undefined,
+    'width=64&height=40',
+  );
   assert.deepEqual(pngInfo(small.body), { width: 64, height: 40, colorType: 2 });
-  const jpeg = await call('GET', '/rendering/editors/stdmulti/screenshot', undefined, 'format=jpeg&width=100&height=100');
+  const jpeg = await call(
+    'GET',
+    '/rendering/editors/stdmulti/screenshot',
+    undefined,
+    'format=jpeg&width=100&height=100',
+  );
   assert.equal(jpeg.headers['content-type'], 'image/jpeg');
   assert.deepEqual([...jpeg.body.subarray(0, 3)], [0xff, 0xd8, 0xff]);
   const app = await call('GET', '/rendering/screenshot', undefined, 'width=300&height=200');
   assert.deepEqual(pngInfo(app.body), { width: 300, height: 200, colorType: 6 });
   errorOf(await call('GET', '/rendering/screenshot', undefined, 'width=300'), 400, 'INVALID_REQUEST');
-  errorOf(await call('GET', '/rendering/editors/stdmulti/windows/axial/screenshot', undefined, 'format=jpg'), 400, 'INVALID_REQUEST');
-  errorOf(await call('GET', '/rendering/editors/stdmulti/windows/nope/screenshot', undefined, 'format=jpg'), 404, 'RENDER_WINDOW_NOT_FOUND');
+  errorOf(
+    await call('GET', '/rendering/editors/stdmulti/windows/axial/screenshot', undefined, 'format=jpg'),
+    400,
+    'INVALID_REQUEST',
+  );
+  errorOf(
+    await call('GET', '/rendering/editors/stdmulti/windows/nope/screenshot', undefined, 'format=jpg'),
+    404,
+    'RENDER_WINDOW_NOT_FOUND',
+  );
 });
 
 test('the application window frames the StdMulti canvas, or the MxN canvas when StdMulti is closed', async () => {

@@ -9,7 +9,11 @@ import { MODALITY_GRID } from './layouts.js';
 function recorder() {
   const views: Array<{ view: View; layers: readonly RenderLayer[] }> = [];
   const tiles: Array<{ width: number; height: number; at: Array<[number, number]> }> = [];
-  const blank = (width: number, height: number): RgbaImage => ({ width, height, data: new Uint8Array(width * height * 4) });
+  const blank = (width: number, height: number): RgbaImage => ({
+    width,
+    height,
+    data: new Uint8Array(width * height * 4),
+  });
   const renderer: Renderer = {
     renderView: (view, layers) => {
       views.push({ view, layers });
@@ -21,7 +25,8 @@ function recorder() {
     },
     frameApplication: (canvas) => blank(canvas.width + 8, canvas.height + 40),
     resizeImage: (_image, width, height) => blank(width, height),
-    encodeImage: (image, format, options = {}) => Buffer.from(JSON.stringify({ w: image.width, h: image.height, format, alpha: options.alpha ?? false })),
+    encodeImage: (image, format, options = {}) =>
+      Buffer.from(JSON.stringify({ w: image.width, h: image.height, format, alpha: options.alpha ?? false })),
   };
   return { renderer, views, tiles };
 }
@@ -33,7 +38,8 @@ function scene() {
   return { ...s, ...rec };
 }
 
-const shot = async (call: ReturnType<typeof setup>['call'], path: string, query = '') => JSON.parse((await call('GET', path, undefined, query)).body.toString('utf8'));
+const shot = async (call: ReturnType<typeof setup>['call'], path: string, query = '') =>
+  JSON.parse((await call('GET', path, undefined, query)).body.toString('utf8'));
 
 test('a StdMulti 2D window samples its slab middle and shows the other two planes in their colours', async () => {
   const { call, views } = scene();
@@ -45,12 +51,18 @@ test('a StdMulti 2D window samples its slab middle and shows the other two plane
   assert.deepEqual([view.width, view.height], [512, 512]);
   assert.deepEqual(view.planeNormal, [0, 0, 1]);
   assert.deepEqual(view.planePoint, [47.5, 47.5, 37.5]);
-  assert.deepEqual(view.camera, { perspective_angle: null, ...(await call('GET', '/rendering/editors/stdmulti/windows/axial/camera')).json });
+  assert.deepEqual(view.camera, {
+    perspective_angle: null,
+    ...(await call('GET', '/rendering/editors/stdmulti/windows/axial/camera')).json,
+  });
   assert.deepEqual(view.crosshair, [
     { planeNormal: [-1, 0, 0], planePoint: [48, 47.5, 38.75], color: [0, 1, 0] },
     { planeNormal: [0, 1, 0], planePoint: [47.5, 48, 38.75], color: [0, 0, 1] },
   ]);
-  assert.deepEqual(views[0]!.layers.map((l) => l.uid), ['ct']);
+  assert.deepEqual(
+    views[0]!.layers.map((l) => l.uid),
+    ['ct'],
+  );
 });
 
 test('the 3D window shows the three StdMulti planes, clipped to the navigation bounds', async () => {
@@ -61,13 +73,32 @@ test('the 3D window shows the three StdMulti planes, clipped to the navigation b
   const view = views[0]!.view as View3D;
   assert.equal(view.kind, '3d');
   assert.deepEqual(view.bounds, { min: [-0.5, -0.5, -1.25], max: [95.5, 95.5, 78.75] });
-  assert.deepEqual(view.planes.map((p) => [p.planeNormal, p.color]), [
-    [[0, 0, 1], [1, 0, 0]],
-    [[-1, 0, 0], [0, 1, 0]],
-    [[0, 1, 0], [0, 0, 1]],
-  ]);
+  assert.deepEqual(
+    view.planes.map((p) => [p.planeNormal, p.color]),
+    [
+      [
+        [0, 0, 1],
+        [1, 0, 0],
+      ],
+      [
+        [-1, 0, 0],
+        [0, 1, 0],
+      ],
+      [
+        [0, 1, 0],
+        [0, 0, 1],
+      ],
+    ],
+  );
   // Each plane goes through the middle of the slab nearest to the crosshair.
-  assert.deepEqual(view.planes.map((p) => p.planePoint), [[10, 20, 30], [10, 20, 30], [10, 20, 30]]);
+  assert.deepEqual(
+    view.planes.map((p) => p.planePoint),
+    [
+      [10, 20, 30],
+      [10, 20, 30],
+      [10, 20, 30],
+    ],
+  );
 });
 
 test('an MxN cell draws its crosshair through its own position; without geometry nothing but the cell', async () => {
@@ -97,16 +128,61 @@ test('no geometry yet: 3D has no planes and null bounds, 2D windows no crosshair
 
 test('canvases: StdMulti 2x2 with a 2-px splitter, MxN cells at their splitter rectangles, the app frames the active editor', async () => {
   const { call, tiles, viewer } = scene();
-  assert.deepEqual(await shot(call, '/rendering/editors/stdmulti/screenshot'), { w: 1026, h: 1026, format: 'png', alpha: true });
-  assert.deepEqual(tiles[0], { width: 1026, height: 1026, at: [[0, 0], [514, 0], [0, 514], [514, 514]] });
+  assert.deepEqual(await shot(call, '/rendering/editors/stdmulti/screenshot'), {
+    w: 1026,
+    h: 1026,
+    format: 'png',
+    alpha: true,
+  });
+  assert.deepEqual(tiles[0], {
+    width: 1026,
+    height: 1026,
+    at: [
+      [0, 0],
+      [514, 0],
+      [0, 514],
+      [514, 514],
+    ],
+  });
   await call('PUT', '/rendering/editors/mxn/layout', MODALITY_GRID);
-  assert.deepEqual(await shot(call, '/rendering/editors/mxn/screenshot'), { w: 1024, h: 768, format: 'png', alpha: true });
-  assert.deepEqual(tiles[1], { width: 1024, height: 768, at: [[0, 0], [342, 0], [684, 0], [0, 385], [342, 385], [684, 385]] });
-  assert.deepEqual(await shot(call, '/rendering/editors/mxn/windows/mxn__mr_coronal/screenshot'), { w: 340, h: 383, format: 'png', alpha: false });
+  assert.deepEqual(await shot(call, '/rendering/editors/mxn/screenshot'), {
+    w: 1024,
+    h: 768,
+    format: 'png',
+    alpha: true,
+  });
+  assert.deepEqual(tiles[1], {
+    width: 1024,
+    height: 768,
+    at: [
+      [0, 0],
+      [342, 0],
+      [684, 0],
+      [0, 385],
+      [342, 385],
+      [684, 385],
+    ],
+  });
+  assert.deepEqual(await shot(call, '/rendering/editors/mxn/windows/mxn__mr_coronal/screenshot'), {
+    w: 340,
+    h: 383,
+    format: 'png',
+    alpha: false,
+  });
   assert.deepEqual(await shot(call, '/rendering/screenshot'), { w: 1034, h: 1066, format: 'png', alpha: true });
   viewer.setActive('stdmulti', false);
-  assert.deepEqual(await shot(call, '/rendering/screenshot', 'format=jpeg'), { w: 1032, h: 808, format: 'jpeg', alpha: true });
-  assert.deepEqual(await shot(call, '/rendering/screenshot', 'width=20&height=10'), { w: 20, h: 10, format: 'png', alpha: true });
+  assert.deepEqual(await shot(call, '/rendering/screenshot', 'format=jpeg'), {
+    w: 1032,
+    h: 808,
+    format: 'jpeg',
+    alpha: true,
+  });
+  assert.deepEqual(await shot(call, '/rendering/screenshot', 'width=20&height=10'), {
+    w: 20,
+    h: 10,
+    format: 'png',
+    alpha: true,
+  });
 });
 
 test('the last image of each target is reused while its state is unchanged, and redrawn when it changes', async () => {

@@ -23,11 +23,18 @@ test('/info names the engine version under both keys and lists the transfer mode
     assert.equal(data.engine_version, '2026.02.0');
     assert.equal(data.mitk_version, '2026.02.0');
     assert.equal(data.documentation_url, 'https://docs.mitk.org/2026.02/MITKRESTAPISpec.html');
-    assert.deepEqual(data.capabilities, { transfer_modes: ['direct', 'file-reference'], authentication: ['api-token'] });
+    assert.deepEqual(data.capabilities, {
+      transfer_modes: ['direct', 'file-reference'],
+      authentication: ['api-token'],
+    });
   });
   await withWorkbench({ engineVersion: '2025.12.99' }, async (wb) => {
     const { data } = (await wb.call('GET', '/info')).json;
-    assert.equal(data.documentation_url, 'https://docs.mitk.org/nightly/MITKRESTAPISpec.html', 'a development build points to the nightly docs');
+    assert.equal(
+      data.documentation_url,
+      'https://docs.mitk.org/nightly/MITKRESTAPISpec.html',
+      'a development build points to the nightly docs',
+    );
   });
 });
 
@@ -39,7 +46,12 @@ test('/config/file-access: unrestricted and allowed-directories forms', async ()
   await withTempDir(async (dir) => {
     await withWorkbench({ allowedDirs: [dir], maxTempDirsPerIp: 2 }, async (wb) => {
       const { data } = (await wb.call('GET', '/config/file-access')).json;
-      assert.deepEqual(data, { mode: 'allowed-directories', restrictions_active: true, allowed_paths: [dir], max_active_temp_dirs_per_ip: 2 });
+      assert.deepEqual(data, {
+        mode: 'allowed-directories',
+        restrictions_active: true,
+        allowed_paths: [dir],
+        max_active_temp_dirs_per_ip: 2,
+      });
       assert.equal(resolve(String(data.allowed_paths[0])), dir);
     });
   });
@@ -60,7 +72,10 @@ test('unknown routes and methods get a bare 404 without a body; CORS headers are
     }
     const health = await wb.call('GET', '/health');
     assert.equal(health.headers.get('access-control-allow-methods'), 'GET, POST, PUT, PATCH, DELETE, OPTIONS');
-    assert.equal(health.headers.get('access-control-allow-headers'), 'Content-Type, Accept, Authorization, X-MITK-Transfer-Mode');
+    assert.equal(
+      health.headers.get('access-control-allow-headers'),
+      'Content-Type, Accept, Authorization, X-MITK-Transfer-Mode',
+    );
     const pre = await wb.call('OPTIONS', '/datastorage/nodes');
     assert.equal(pre.status, 204);
     assert.equal(pre.text, '');

@@ -9,7 +9,9 @@ import { createWorkbench } from '../../../src/sim/workbench.js';
 import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
 
 test('the fault spec string: every kind, triggers by rate, by n-th request of a route, with method and pattern', () => {
-  const spec = parseFaults('seed=7; 503@POST /api/v1/datastorage/nodes#2; drop-after@rate=0.1; latency=20..50; 429=3@GET /api/v1/datastorage/** rate=0.5; stall@#4; drop-before@* /api/v1/info; latency=5@GET');
+  const spec = parseFaults(
+    'seed=7; 503@POST /api/v1/datastorage/nodes#2; drop-after@rate=0.1; latency=20..50; 429=3@GET /api/v1/datastorage/** rate=0.5; stall@#4; drop-before@* /api/v1/info; latency=5@GET',
+  );
   assert.deepEqual(spec, {
     seed: 7,
     rules: [
@@ -33,7 +35,11 @@ test('the fault spec string: every kind, triggers by rate, by n-th request of a 
     ['503@', /nothing after '@'/],
     ['503@lower', /'lower' is not a method/],
   ] as const) {
-    assert.throws(() => parseFaults(bad), (e: unknown) => e instanceof FaultSpecError && hint.test(e.message) && e.message.includes(bad), bad);
+    assert.throws(
+      () => parseFaults(bad),
+      (e: unknown) => e instanceof FaultSpecError && hint.test(e.message) && e.message.includes(bad),
+      bad,
+    );
   }
 });
 
@@ -41,8 +47,16 @@ test('the injector: n-th request of a route, path patterns, the same seed gives 
   const inj = new FaultInjector(parseFaults('503@POST /api/v1/datastorage/nodes/*/children#2'));
   const seen = [1, 2, 3].map(() => inj.decide('POST', '/api/v1/datastorage/nodes/n1/children').kind);
   assert.deepEqual(seen, [undefined, '503', undefined]);
-  assert.equal(inj.decide('POST', '/api/v1/datastorage/nodes/n1/x/children').kind, undefined, '* stays within one segment');
-  assert.equal(inj.decide('GET', '/api/v1/datastorage/nodes/n1/children').kind, undefined, 'other methods do not count');
+  assert.equal(
+    inj.decide('POST', '/api/v1/datastorage/nodes/n1/x/children').kind,
+    undefined,
+    '* stays within one segment',
+  );
+  assert.equal(
+    inj.decide('GET', '/api/v1/datastorage/nodes/n1/children').kind,
+    undefined,
+    'other methods do not count',
+  );
 
   const spec: FaultSpec = parseFaults('seed=42;drop-after@rate=0.3;latency=10..90@rate=0.5');
   const run = (s: FaultSpec) => {
@@ -53,17 +67,27 @@ test('the injector: n-th request of a route, path patterns, the same seed gives 
   assert.deepEqual(run(spec), a, 'repeatable');
   const drops = a.filter((d) => d.kind === 'drop-after').length;
   assert.ok(drops > 5 && drops < 35, `about 30% of 60 dropped, got ${drops}`);
-  assert.ok(a.some((d) => d.latencyMs === 0) && a.every((d) => d.latencyMs === 0 || (d.latencyMs >= 10 && d.latencyMs <= 90)));
+  assert.ok(
+    a.some((d) => d.latencyMs === 0) && a.every((d) => d.latencyMs === 0 || (d.latencyMs >= 10 && d.latencyMs <= 90)),
+  );
   assert.notDeepEqual(run({ ...spec, seed: 43 }), a, 'another seed, other faults');
 });
 
 test('bad faults in the options are a WorkbenchConfigError naming the option', async () => {
-  await assert.rejects(createWorkbench({ faults: 'nonsense' }), (e: unknown) => e instanceof WorkbenchConfigError && e.message.startsWith('faults:'));
+  await assert.rejects(
+    createWorkbench({ faults: 'nonsense' }),
+    (e: unknown) => e instanceof WorkbenchConfigError && e.message.startsWith('faults:'),
+  );
   await assert.rejects(createWorkbench({ faults: { rules: [{ kind: '503', rate: 5 }] } }), WorkbenchConfigError);
 });
 
 /** A raw request that resolves with the status, or with the socket error code. */
-function probe(url: string, method: string, path: string, timeoutMs?: number): Promise<{ status?: number; error?: string }> {
+function probe(
+  url: string,
+  method: string,
+  path: string,
+  timeoutMs?: number,
+): Promise<{ status?: number; error?: string }> {
   return new Promise((resolve) => {
     const r = request(`${url}${path}`, { method, headers: { 'content-type': 'application/json' } }, (res) => {
       res.resume();
@@ -101,10 +125,18 @@ test('over HTTP: 503, 429 with Retry-After, drop before (not applied), drop afte
 
     const before = await probe(wb.url, 'POST', '/api/v1/datastorage/nodes');
     assert.ok(before.error !== undefined && before.status === undefined, 'the connection was dropped');
-    assert.equal((await wb.call('GET', '/datastorage/nodes')).json.meta.total_count, 0, 'drop-before did not apply the request');
+    assert.equal(
+      (await wb.call('GET', '/datastorage/nodes')).json.meta.total_count,
+      0,
+      'drop-before did not apply the request',
+    );
     const after = await probe(wb.url, 'POST', '/api/v1/datastorage/nodes');
     assert.ok(after.error !== undefined);
-    assert.equal((await wb.call('GET', '/datastorage/nodes')).json.meta.total_count, 1, 'drop-after applied the request');
+    assert.equal(
+      (await wb.call('GET', '/datastorage/nodes')).json.meta.total_count,
+      1,
+      'drop-after applied the request',
+    );
 
     const stalled = await probe(wb.url, 'GET', '/api/v1/info', 300);
     assert.deepEqual(stalled, { error: 'TIMEOUT' }, 'no answer at all');
@@ -114,7 +146,9 @@ test('over HTTP: 503, 429 with Retry-After, drop before (not applied), drop afte
     const slow = wb.events.entries.find((e) => e.path === '/api/v1/config/file-access');
     assert.equal(slow?.latency_ms, 30);
 
-    const faulted = wb.events.entries.filter((e) => e.fault !== undefined).map((e) => [e.method, e.path, e.status, e.fault]);
+    const faulted = wb.events.entries
+      .filter((e) => e.fault !== undefined)
+      .map((e) => [e.method, e.path, e.status, e.fault]);
     assert.deepEqual(faulted, [
       ['GET', '/api/v1/health', 503, '503'],
       ['GET', '/api/v1/health', 429, '429'],
@@ -126,10 +160,13 @@ test('over HTTP: 503, 429 with Retry-After, drop before (not applied), drop afte
 });
 
 test('faults given as an object in the API work like the string', async () => {
-  await withWorkbench({ faults: { seed: 3, rules: [{ kind: '503', method: 'GET', path: '/api/v1/info', nth: 1 }] } }, async (wb) => {
-    assert.equal((await wb.call('GET', '/info')).status, 503);
-    assert.equal((await wb.call('GET', '/info')).status, 200);
-  });
+  await withWorkbench(
+    { faults: { seed: 3, rules: [{ kind: '503', method: 'GET', path: '/api/v1/info', nth: 1 }] } },
+    async (wb) => {
+      assert.equal((await wb.call('GET', '/info')).status, 503);
+      assert.equal((await wb.call('GET', '/info')).status, 200);
+    },
+  );
 });
 
 test('the event log file: one JSON line per request, never headers, tokens or query strings', async () => {
@@ -137,13 +174,18 @@ test('the event log file: one JSON line per request, never headers, tokens or qu
     const file = join(dir, 'events.jsonl');
     await withWorkbench({ events: file, token: 'very-secret-token' }, async (wb) => {
       await wb.call('GET', '/health', { headers: { authorization: 'Bearer very-secret-token' } });
-      await wb.call('GET', '/datastorage/nodes?filter.name=x', { headers: { authorization: 'Bearer very-secret-token' } });
+      await wb.call('GET', '/datastorage/nodes?filter.name=x', {
+        headers: { authorization: 'Bearer very-secret-token' },
+      });
       await wb.call('GET', '/datastorage/nodes', { headers: { authorization: 'Bearer wrong' } });
       await wb.call('GET', '/missing', { headers: { authorization: 'Bearer very-secret-token' } });
     });
     const text = await readFile(file, 'utf8');
     assert.ok(!text.includes('secret') && !text.includes('Bearer') && !text.includes('filter.name'));
-    const lines = text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.deepEqual(
       lines.map((l) => [l.method, l.path, l.status]),
       [

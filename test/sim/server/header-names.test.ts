@@ -15,7 +15,13 @@ interface RawAnswer {
  * One request over a plain socket, the answer's header block read byte for byte: fetch and
  * undici lower-case names, so only the raw bytes show how the server spelled them.
  */
-function raw(wb: TestWorkbench, method: string, path: string, headers: Record<string, string> = {}, body: Uint8Array = new Uint8Array(0)): Promise<RawAnswer> {
+function raw(
+  wb: TestWorkbench,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body: Uint8Array = new Uint8Array(0),
+): Promise<RawAnswer> {
   const url = new URL(wb.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -27,10 +33,20 @@ function raw(wb: TestWorkbench, method: string, path: string, headers: Record<st
       socket.destroy();
       const [statusLine, ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
       const names = lines.map((l) => l.slice(0, l.indexOf(':')));
-      resolve({ status: Number(statusLine!.split(' ')[1]), names, headers: new Map(lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])) });
+      resolve({
+        status: Number(statusLine!.split(' ')[1]),
+        names,
+        headers: new Map(lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])),
+      });
     });
     socket.on('error', reject);
-    const head = [`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, 'Connection: close', `Content-Length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+    const head = [
+      `${method} ${path} HTTP/1.1`,
+      `Host: ${url.host}`,
+      'Connection: close',
+      `Content-Length: ${body.length}`,
+      ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
     if (body.length > 0) socket.write(body);
   });
@@ -41,26 +57,72 @@ const CORS = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods', 'Ac
 /** Every name in canonical form, the listed ones present exactly so spelled, none in lower case. */
 function assertNames(answer: RawAnswer, status: number, expected: string[], what: string): void {
   assert.equal(answer.status, status, what);
-  for (const name of expected) assert.ok(answer.names.includes(name), `${what}: '${name}' in ${answer.names.join(', ')}`);
-  for (const name of answer.names) assert.match(name, /^(WWW|[A-Z][a-z]*)(-(MITK|[A-Z][a-z]*))*$/, `${what}: '${name}' is not in the real server's spelling`);
+  for (const name of expected)
+    assert.ok(answer.names.includes(name), `${what}: '${name}' in ${answer.names.join(', ')}`);
+  for (const name of answer.names)
+    assert.match(
+      name,
+      /^(WWW|[A-Z][a-z]*)(-(MITK|[A-Z][a-z]*))*$/,
+      `${what}: '${name}' is not in the real server's spelling`,
+    );
 }
 
 test('header names in the real server spelling: JSON, errors, bare 404 and 413, preflight, screenshots, data, 201 with Location', async () => {
   await withWorkbench({ maxPayloadBytes: 64 }, async (wb) => {
     assertNames(await raw(wb, 'GET', '/api/v1/info'), 200, ['Content-Type', 'Content-Length', ...CORS], 'JSON');
-    assertNames(await raw(wb, 'GET', '/api/v1/datastorage/nodes/ghost'), 404, ['Content-Type', 'Content-Length', ...CORS], 'a problem answer');
+    assertNames(
+      await raw(wb, 'GET', '/api/v1/datastorage/nodes/ghost'),
+      404,
+      ['Content-Type', 'Content-Length', ...CORS],
+      'a problem answer',
+    );
     const bare = await raw(wb, 'GET', '/api/v1/no/such/route');
     assertNames(bare, 404, ['Content-Length', ...CORS], 'bare 404');
     assert.equal(bare.headers.get('Content-Length'), '0');
-    assertNames(await raw(wb, 'PUT', '/api/v1/datastorage/nodes/x/data', { 'Content-Type': 'application/octet-stream' }, new Uint8Array(100)), 413, ['Content-Length', 'Connection'], 'bare 413');
-    assertNames(await raw(wb, 'OPTIONS', '/api/v1/datastorage/nodes', { Origin: 'http://localhost', 'Access-Control-Request-Method': 'POST' }), 204, CORS, 'CORS preflight');
-    const created = await raw(wb, 'POST', '/api/v1/datastorage/nodes', { 'Content-Type': 'application/json' }, new TextEncoder().encode('{"name":"n"}'));
+    assertNames(
+      await raw(
+        wb,
+        'PUT',
+        '/api/v1/datastorage/nodes/x/data',
+        { 'Content-Type': 'application/octet-stream' },
+        new Uint8Array(100),
+      ),
+      413,
+      ['Content-Length', 'Connection'],
+      'bare 413',
+    );
+    assertNames(
+      await raw(wb, 'OPTIONS', '/api/v1/datastorage/nodes', {
+        Origin: 'http://localhost',
+        'Access-Control-Request-Method': 'POST',
+      }),
+      204,
+      CORS,
+      'CORS preflight',
+    );
+    const created = await raw(
+      wb,
+      'POST',
+      '/api/v1/datastorage/nodes',
+      { 'Content-Type': 'application/json' },
+      new TextEncoder().encode('{"name":"n"}'),
+    );
     assertNames(created, 201, ['Content-Type', 'Location'], '201');
     assert.match(created.headers.get('Location')!, /^\/api\/v1\/datastorage\/nodes\/node_\d+$/);
-    assertNames(await raw(wb, 'GET', '/api/v1/rendering/editors/stdmulti/windows/axial/screenshot?width=8&height=8'), 200, ['Content-Type', 'Content-Length'], 'screenshot');
+    assertNames(
+      await raw(wb, 'GET', '/api/v1/rendering/editors/stdmulti/windows/axial/screenshot?width=8&height=8'),
+      200,
+      ['Content-Type', 'Content-Length'],
+      'screenshot',
+    );
   });
   await withWorkbench({}, async (wb) => {
-    const uid = (await wb.call('POST', '/datastorage/nodes?name=img', { body: imageBytes(), headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' } })).json.data.uid;
+    const uid = (
+      await wb.call('POST', '/datastorage/nodes?name=img', {
+        body: imageBytes(),
+        headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
+      })
+    ).json.data.uid;
     const data = await raw(wb, 'GET', `/api/v1/datastorage/nodes/${uid}/data`, { 'X-MITK-Transfer-Mode': 'direct' });
     assertNames(data, 200, ['Content-Type', 'Content-Disposition', 'Content-Length'], 'data download');
     assert.equal(data.headers.get('Content-Type'), 'application/octet-stream');

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { FloatLiteral, JsonSyntaxError, MAX_JSON_DEPTH, parseJson, plain, writeJson } from '../../../src/sim/json-literals.js';
+import {
+  FloatLiteral,
+  JsonSyntaxError,
+  MAX_JSON_DEPTH,
+  parseJson,
+  plain,
+  writeJson,
+} from '../../../src/sim/json-literals.js';
 
 test('parseJson keeps whether a number was written with a fraction or exponent', () => {
   const v = parseJson(' { "a" : 1 , "b":1.0,"c":[ -2, 3e2, 0.5E-1 ], "d" : { "e" : -0 } } ') as Record<string, unknown>;
@@ -39,7 +46,10 @@ test('parseJson takes arrays and objects nested up to MAX_JSON_DEPTH levels and 
   const nest = (n: number): string => '['.repeat(n - 1) + '{"a":1}' + ']'.repeat(n - 1);
   assert.equal(MAX_JSON_DEPTH, 256);
   assert.doesNotThrow(() => parseJson(nest(MAX_JSON_DEPTH)));
-  assert.throws(() => parseJson(nest(MAX_JSON_DEPTH + 1)), (e: unknown) => e instanceof JsonSyntaxError && /nested deeper than 256 levels/.test(e.message));
+  assert.throws(
+    () => parseJson(nest(MAX_JSON_DEPTH + 1)),
+    (e: unknown) => e instanceof JsonSyntaxError && /nested deeper than 256 levels/.test(e.message),
+  );
   // The walk would overflow the stack here; the check refuses it first.
   assert.throws(() => parseJson('['.repeat(100_000) + ']'.repeat(100_000)), JsonSyntaxError);
   // Brackets inside strings, escaped quotes included, are text, not nesting.
@@ -48,7 +58,17 @@ test('parseJson takes arrays and objects nested up to MAX_JSON_DEPTH levels and 
 });
 
 test('writeJson writes float literals with a fraction and everything else as JSON.stringify does', () => {
-  assert.equal(writeJson({ a: new FloatLiteral(1), b: [new FloatLiteral(-0.5), new FloatLiteral(1e21)], c: 1, d: 'x', e: null, f: undefined }), '{"a":1.0,"b":[-0.5,1e+21],"c":1,"d":"x","e":null}');
+  assert.equal(
+    writeJson({
+      a: new FloatLiteral(1),
+      b: [new FloatLiteral(-0.5), new FloatLiteral(1e21)],
+      c: 1,
+      d: 'x',
+      e: null,
+      f: undefined,
+    }),
+    '{"a":1.0,"b":[-0.5,1e+21],"c":1,"d":"x","e":null}',
+  );
   assert.equal(writeJson(new FloatLiteral(Number.NaN)), 'null');
   fc.assert(
     fc.property(fc.jsonValue(), (value) => {

@@ -6,7 +6,15 @@ import { createWorkbench, type Workbench } from '../../../src/sim/workbench.js';
 import { withWorkbench } from '../../helpers/workbench.js';
 
 function req(path: string, init: Partial<SimRequest> = {}): SimRequest {
-  return { method: 'GET', path: `/api/v1${path}`, query: new URLSearchParams(), headers: {}, body: new Uint8Array(0), clientIp: '127.0.0.1', ...init };
+  return {
+    method: 'GET',
+    path: `/api/v1${path}`,
+    query: new URLSearchParams(),
+    headers: {},
+    body: new Uint8Array(0),
+    clientIp: '127.0.0.1',
+    ...init,
+  };
 }
 
 function bodyOf(res: { body?: Uint8Array | string }): { error: Record<string, unknown> } {
@@ -28,7 +36,8 @@ test('a non-loopback client gets 403 ACCESS_DENIED on every path, /health includ
       assert.equal(error.message, 'Client IP 10.1.2.3 is not allowed');
       assert.equal(error.instance, `/api/v1${path}`);
     }
-    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) assert.equal((await wb.handle(req('/health', { clientIp: ip }))).status, 200, ip);
+    for (const ip of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      assert.equal((await wb.handle(req('/health', { clientIp: ip }))).status, 200, ip);
   } finally {
     await wb.close();
   }
@@ -57,12 +66,18 @@ test('bearer token: the three 401 messages with WWW-Authenticate; /health and /i
       assert.equal(a.json.error.message, message);
       assert.ok(!a.text.includes('T0ken'), 'the token is never echoed');
     }
-    assert.equal((await wb.call('GET', '/config/file-access', { headers: { authorization: 'Bearer T0ken' } })).status, 200);
+    assert.equal(
+      (await wb.call('GET', '/config/file-access', { headers: { authorization: 'Bearer T0ken' } })).status,
+      200,
+    );
     assert.equal((await wb.call('GET', '/health')).status, 200);
     assert.equal((await wb.call('GET', '/info')).status, 200);
     // A preflight passes the middleware first, so without a token it is refused too.
     assert.equal((await wb.call('OPTIONS', '/datastorage/nodes')).status, 401);
-    assert.equal((await wb.call('OPTIONS', '/datastorage/nodes', { headers: { authorization: 'Bearer T0ken' } })).status, 204);
+    assert.equal(
+      (await wb.call('OPTIONS', '/datastorage/nodes', { headers: { authorization: 'Bearer T0ken' } })).status,
+      204,
+    );
   });
 });
 
@@ -119,7 +134,11 @@ test('check order: client IP before rate limit before token; a limited, unauthen
 });
 
 /** Sends a request with a body and a declared length over a raw socket, returning status and body. */
-function rawPost(url: string, body: Buffer, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+function rawPost(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const r = request(`${url}/api/v1/datastorage/nodes?name=big`, { method: 'POST', headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -134,14 +153,23 @@ function rawPost(url: string, body: Buffer, headers: Record<string, string>): Pr
 test('a body over the payload limit is a bare 413, from Content-Length and while streaming', async () => {
   await withWorkbench({ maxPayloadBytes: 1000 }, async (wb) => {
     const big = Buffer.alloc(1500, 1);
-    const declared = await rawPost(wb.url, big, { 'content-type': 'application/octet-stream', 'content-length': String(big.length) });
+    const declared = await rawPost(wb.url, big, {
+      'content-type': 'application/octet-stream',
+      'content-length': String(big.length),
+    });
     assert.deepEqual(declared, { status: 413, text: '' });
-    const streamed = await rawPost(wb.url, big, { 'content-type': 'application/octet-stream', 'transfer-encoding': 'chunked' });
+    const streamed = await rawPost(wb.url, big, {
+      'content-type': 'application/octet-stream',
+      'transfer-encoding': 'chunked',
+    });
     assert.deepEqual(streamed, { status: 413, text: '' });
     const nodes = await wb.call('GET', '/datastorage/nodes');
     assert.equal(nodes.json.meta.total_count, 0, 'nothing was created');
     // Just under the limit is read (and here refused as an unreadable image, not as too large).
-    const small = await wb.call('POST', '/datastorage/nodes?name=x', { body: Buffer.alloc(900, 1), headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' } });
+    const small = await wb.call('POST', '/datastorage/nodes?name=x', {
+      body: Buffer.alloc(900, 1),
+      headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(small.status, 422);
   });
 });

@@ -19,19 +19,34 @@ async function scene(wb: TestWorkbench): Promise<unknown> {
 
 test('direct upload: format from the Content-Disposition extension, else X-MITK-Data-Format; name from ?name= or the file', async () => {
   await withWorkbench({}, async (wb) => {
-    const quoted = await wb.call('POST', '/datastorage/nodes?name=CT', { body: imageBytes(), headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="scan.nrrd"' } });
+    const quoted = await wb.call('POST', '/datastorage/nodes?name=CT', {
+      body: imageBytes(),
+      headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="scan.nrrd"' },
+    });
     assert.equal(quoted.status, 201, quoted.text);
     assert.equal(quoted.json.data.name, 'CT');
     assert.equal(quoted.json.data.data_type, 'Image');
-    const bare = await wb.call('POST', '/datastorage/nodes', { body: imageBytes('mha'), headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename=brain.mha' } });
+    const bare = await wb.call('POST', '/datastorage/nodes', {
+      body: imageBytes('mha'),
+      headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename=brain.mha' },
+    });
     assert.equal(bare.status, 201, bare.text);
     assert.equal(bare.json.data.name, 'brain', 'without ?name= the node is named after the file');
-    const header = await wb.call('POST', '/datastorage/nodes?name=H', { body: imageBytes('nii'), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nii' } });
+    const header = await wb.call('POST', '/datastorage/nodes?name=H', {
+      body: imageBytes('nii'),
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nii' },
+    });
     assert.equal(header.status, 201, header.text);
-    const neither = await wb.call('POST', '/datastorage/nodes?name=X', { body: imageBytes(), headers: { 'content-type': OCTET } });
+    const neither = await wb.call('POST', '/datastorage/nodes?name=X', {
+      body: imageBytes(),
+      headers: { 'content-type': OCTET },
+    });
     assert.equal(neither.status, 400);
     assert.match(neither.json.error.message, /^Cannot determine file format/);
-    const empty = await wb.call('POST', '/datastorage/nodes?name=X', { body: new Uint8Array(0), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
+    const empty = await wb.call('POST', '/datastorage/nodes?name=X', {
+      body: new Uint8Array(0),
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(empty.status, 400);
   });
 });
@@ -39,11 +54,17 @@ test('direct upload: format from the Content-Disposition extension, else X-MITK-
 test('a double extension (ct.nii.gz) works with the full suffix and with the last suffix only, as the real server reads it', async () => {
   await withWorkbench({}, async (wb) => {
     const gz = imageBytes('nii.gz');
-    const full = await wb.call('POST', '/datastorage/nodes', { body: gz, headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="ct.nii.gz"' } });
+    const full = await wb.call('POST', '/datastorage/nodes', {
+      body: gz,
+      headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="ct.nii.gz"' },
+    });
     assert.equal(full.status, 201, full.text);
     assert.equal(full.json.data.name, 'ct');
     for (const format of ['nii.gz', 'gz']) {
-      const viaHeader = await wb.call('POST', '/datastorage/nodes?name=h', { body: gz, headers: { 'content-type': OCTET, 'x-mitk-data-format': format } });
+      const viaHeader = await wb.call('POST', '/datastorage/nodes?name=h', {
+        body: gz,
+        headers: { 'content-type': OCTET, 'x-mitk-data-format': format },
+      });
       assert.equal(viaHeader.status, 201, `${format}: ${viaHeader.text}`);
     }
   });
@@ -54,16 +75,28 @@ test('a corrupt, truncated or unsupported upload is 422/415 and leaves the scene
     const keep = await emptyNode(wb, 'keep');
     const before = await scene(wb);
     const good = imageBytes();
-    const truncated = await wb.call('POST', '/datastorage/nodes?name=t', { body: good.slice(0, good.length - 40), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
+    const truncated = await wb.call('POST', '/datastorage/nodes?name=t', {
+      body: good.slice(0, good.length - 40),
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(truncated.status, 422);
     assert.equal(truncated.json.error.code, 'FILE_READ_ERROR');
     assert.ok(truncated.json.error.message.length > 10);
-    const garbage = await wb.call('POST', '/datastorage/nodes?name=g', { body: 'not an image at all', headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="x.nii"' } });
+    const garbage = await wb.call('POST', '/datastorage/nodes?name=g', {
+      body: 'not an image at all',
+      headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="x.nii"' },
+    });
     assert.equal(garbage.status, 422);
-    const unsupported = await wb.call('POST', '/datastorage/nodes?name=u', { body: 'solid x', headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="mesh.stl"' } });
+    const unsupported = await wb.call('POST', '/datastorage/nodes?name=u', {
+      body: 'solid x',
+      headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="mesh.stl"' },
+    });
     assert.equal(unsupported.status, 415);
     assert.equal(unsupported.json.error.code, 'UNSUPPORTED_FORMAT');
-    const putBad = await wb.call('PUT', `/datastorage/nodes/${keep}/data`, { body: 'junk', headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
+    const putBad = await wb.call('PUT', `/datastorage/nodes/${keep}/data`, {
+      body: 'junk',
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(putBad.status, 422);
     assert.deepEqual(await scene(wb), before, 'no node was added and none changed');
   });
@@ -74,11 +107,16 @@ test('PUT data: direct and file-reference, 415 without a usable Content-Type, 40
     const file = await writeImage(dir, 'seg.nrrd', smallVolume({ segmentation: true }));
     await withWorkbench({}, async (wb) => {
       const uid = await emptyNode(wb);
-      const direct = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { body: imageBytes(), headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="data.nrrd"' } });
+      const direct = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, {
+        body: imageBytes(),
+        headers: { 'content-type': OCTET, 'content-disposition': 'attachment; filename="data.nrrd"' },
+      });
       assert.equal(direct.status, 200, direct.text);
       assert.equal(direct.json.data.data_type, 'Image');
       assert.equal(direct.json.data.name, 'N', 'the name is kept');
-      const ref = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: { transfer: { mode: 'file-reference', file_path: file } } });
+      const ref = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, {
+        json: { transfer: { mode: 'file-reference', file_path: file } },
+      });
       assert.equal(ref.status, 200, ref.text);
       assert.equal(ref.json.data.data_type, 'MultiLabelSegmentation');
       const color = await wb.call('GET', `/datastorage/nodes/${uid}/properties/color`);
@@ -86,16 +124,31 @@ test('PUT data: direct and file-reference, 415 without a usable Content-Type, 40
 
       const noType = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { body: imageBytes() });
       assert.equal(noType.status, 415);
-      const text = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { body: 'x', headers: { 'content-type': 'text/plain' } });
+      const text = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, {
+        body: 'x',
+        headers: { 'content-type': 'text/plain' },
+      });
       assert.equal(text.status, 415);
-      const missing = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: { transfer: { mode: 'file-reference' } } });
+      const missing = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, {
+        json: { transfer: { mode: 'file-reference' } },
+      });
       assert.equal(missing.status, 400);
       assert.equal(missing.json.error.message, 'Missing transfer.file_path in request body');
       assert.equal((await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: {} })).status, 400);
-      const mode = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: { transfer: { mode: 'shared-memory', file_path: file } } });
+      const mode = await wb.call('PUT', `/datastorage/nodes/${uid}/data`, {
+        json: { transfer: { mode: 'shared-memory', file_path: file } },
+      });
       assert.equal(mode.status, 406);
       assert.deepEqual(mode.json.error.available_modes, ['file-reference', 'direct']);
-      assert.equal((await wb.call('PUT', '/datastorage/nodes/ghost/data', { body: imageBytes(), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } })).status, 404);
+      assert.equal(
+        (
+          await wb.call('PUT', '/datastorage/nodes/ghost/data', {
+            body: imageBytes(),
+            headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+          })
+        ).status,
+        404,
+      );
     });
   });
 });
@@ -121,7 +174,9 @@ test('file-reference create: 422 FILE_NOT_FOUND, 422 FILE_READ_ERROR and 415, ea
         assert.equal(a.json.error.code, code, path);
       }
       assert.deepEqual(await scene(wb), before);
-      const ok = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { mode: 'file-reference', file_path: good } } });
+      const ok = await wb.call('POST', '/datastorage/nodes', {
+        json: { transfer: { mode: 'file-reference', file_path: good } },
+      });
       assert.equal(ok.status, 201, ok.text);
       assert.equal(ok.json.data.name, 'ct', 'named after the file without .nii.gz');
       assert.equal(ok.json.data.data_type, 'Image');
@@ -141,8 +196,15 @@ test('allowed directories: paths outside, .. escapes and symlink escapes are 403
     await symlink(outside, join(allowed, 'linkdir'));
     await withWorkbench({ allowedDirs: [allowed] }, async (wb) => {
       const uid = await emptyNode(wb);
-      const put = (file_path: string) => wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: { transfer: { file_path } } });
-      for (const path of [secret, join(allowed, '..', 'outside', 'secret.nrrd'), join(allowed, 'link.nrrd'), join(allowed, 'linkdir', 'secret.nrrd'), join(outside, 'missing.nrrd')]) {
+      const put = (file_path: string) =>
+        wb.call('PUT', `/datastorage/nodes/${uid}/data`, { json: { transfer: { file_path } } });
+      for (const path of [
+        secret,
+        join(allowed, '..', 'outside', 'secret.nrrd'),
+        join(allowed, 'link.nrrd'),
+        join(allowed, 'linkdir', 'secret.nrrd'),
+        join(outside, 'missing.nrrd'),
+      ]) {
         const a = await put(path);
         assert.equal(a.status, 403, path);
         assert.equal(a.json.error.code, 'FILE_ACCESS_DENIED', path);
@@ -156,7 +218,8 @@ test('allowed directories: paths outside, .. escapes and symlink escapes are 403
 
       // A detached header inside may not name a data file outside.
       await writeFile(join(outside, 'secret.raw'), Buffer.alloc(8));
-      const header = (dataFile: string) => `NRRD0004\ntype: short\ndimension: 3\nsizes: 2 2 1\nencoding: raw\nendian: little\ndata file: ${dataFile}\n\n`;
+      const header = (dataFile: string) =>
+        `NRRD0004\ntype: short\ndimension: 3\nsizes: 2 2 1\nencoding: raw\nendian: little\ndata file: ${dataFile}\n\n`;
       await writeFile(join(allowed, 'escape.nhdr'), header('../outside/secret.raw'));
       const escape = await put(join(allowed, 'escape.nhdr'));
       assert.equal(escape.status, 403);
@@ -172,9 +235,17 @@ test('allowed directories: paths outside, .. escapes and symlink escapes are 403
 test('GET data: direct bytes with data_<uid>.nrrd, file reference as bare JSON; NO_DATA and NODE_NOT_FOUND', async () => {
   await withWorkbench({}, async (wb) => {
     const volume = smallVolume({ dims: [5, 4, 3], spacing: [0.5, 0.5, 2] });
-    const up = await wb.call('POST', '/datastorage/nodes?name=CT', { body: imageBytes('nrrd', volume), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
+    const up = await wb.call('POST', '/datastorage/nodes?name=CT', {
+      body: imageBytes('nrrd', volume),
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+    });
     const uid = up.json.data.uid;
-    for (const headers of <Array<Record<string, string>>>[{}, { 'x-mitk-transfer-mode': 'direct' }, { accept: OCTET }, { 'x-mitk-transfer-mode': 'direct', accept: 'application/json' }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      {},
+      { 'x-mitk-transfer-mode': 'direct' },
+      { accept: OCTET },
+      { 'x-mitk-transfer-mode': 'direct', accept: 'application/json' },
+    ]) {
       const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, { headers });
       assert.equal(a.status, 200);
       assert.equal(a.headers.get('content-type'), OCTET, JSON.stringify(headers));
@@ -184,7 +255,11 @@ test('GET data: direct bytes with data_<uid>.nrrd, file reference as bare JSON; 
       assert.deepEqual([...back.frames[0]!], [...volume.frames[0]!]);
     }
     // An unknown mode value is ignored as the real server does (SPEC 1.2 hints at a 406): Accept decides.
-    for (const headers of <Array<Record<string, string>>>[{ 'x-mitk-transfer-mode': 'file-reference' }, { accept: 'application/json' }, { 'x-mitk-transfer-mode': 'bogus', accept: 'application/json' }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      { 'x-mitk-transfer-mode': 'file-reference' },
+      { accept: 'application/json' },
+      { 'x-mitk-transfer-mode': 'bogus', accept: 'application/json' },
+    ]) {
       const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, { headers });
       assert.equal(a.status, 200);
       assert.equal(a.json.data, undefined, 'bare JSON, no envelope');
@@ -194,7 +269,12 @@ test('GET data: direct bytes with data_<uid>.nrrd, file reference as bare JSON; 
       const bytes = await readFile(transfer.file_path);
       assert.equal(transfer.size_bytes, bytes.length);
       assert.deepEqual(readImageBytes(bytes, 'nrrd').dims, volume.dims);
-      assert.deepEqual(data_metadata, { dimensions: [5, 4, 3], spacing: [0.5, 0.5, 2], origin: [0, 0, 0], pixel_type: 'short' });
+      assert.deepEqual(data_metadata, {
+        dimensions: [5, 4, 3],
+        spacing: [0.5, 0.5, 2],
+        origin: [0, 0, 0],
+        pixel_type: 'short',
+      });
     }
     const empty = await emptyNode(wb);
     const none = await wb.call('GET', `/datastorage/nodes/${empty}/data`);
@@ -209,10 +289,15 @@ test('file-reference downloads: at most maxTempDirsPerIp directories per client 
   let root: string | undefined;
   const paths: string[] = [];
   await withWorkbench({ maxTempDirsPerIp: 2 }, async (wb) => {
-    const up = await wb.call('POST', '/datastorage/nodes?name=CT', { body: imageBytes(), headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' } });
+    const up = await wb.call('POST', '/datastorage/nodes?name=CT', {
+      body: imageBytes(),
+      headers: { 'content-type': OCTET, 'x-mitk-data-format': 'nrrd' },
+    });
     const uid = up.json.data.uid;
     for (let i = 0; i < 4; i++) {
-      const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, { headers: { 'x-mitk-transfer-mode': 'file-reference' } });
+      const a = await wb.call('GET', `/datastorage/nodes/${uid}/data`, {
+        headers: { 'x-mitk-transfer-mode': 'file-reference' },
+      });
       paths.push(a.json.transfer.directory_path);
     }
     assert.equal(new Set(paths).size, 4, 'one directory per download');
@@ -223,7 +308,14 @@ test('file-reference downloads: at most maxTempDirsPerIp directories per client 
     );
     assert.deepEqual([...wb.workbench.temps.active('127.0.0.1')], paths.slice(2));
     // Another client IP has its own quota (through the handler, which is where the IP is known).
-    await wb.workbench.handle({ method: 'GET', path: `/api/v1/datastorage/nodes/${uid}/data`, query: new URLSearchParams(), headers: { 'x-mitk-transfer-mode': 'file-reference' }, body: new Uint8Array(0), clientIp: '::1' });
+    await wb.workbench.handle({
+      method: 'GET',
+      path: `/api/v1/datastorage/nodes/${uid}/data`,
+      query: new URLSearchParams(),
+      headers: { 'x-mitk-transfer-mode': 'file-reference' },
+      body: new Uint8Array(0),
+      clientIp: '::1',
+    });
     assert.equal(wb.workbench.temps.active('::1').length, 1);
     assert.ok(existsSync(paths[3]!), "another IP's download evicts nothing of this one");
     root = wb.workbench.temps.rootDir;

@@ -6,7 +6,9 @@ import { imageBytes, smallVolume } from './volumes.js';
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
 async function create(wb: TestWorkbench, body: unknown, parent?: string): Promise<string> {
-  const a = await wb.call('POST', parent ? `/datastorage/nodes/${parent}/children` : '/datastorage/nodes', { json: body });
+  const a = await wb.call('POST', parent ? `/datastorage/nodes/${parent}/children` : '/datastorage/nodes', {
+    json: body,
+  });
   assert.equal(a.status, 201, a.text);
   return a.json.data.uid;
 }
@@ -19,7 +21,15 @@ test('create with JSON: the node object, its location and failed properties; def
     });
     assert.equal(a.status, 201);
     const node = a.json.data;
-    assert.deepEqual(Object.keys(node).sort(), ['children_count', 'data_type', 'name', 'parent_uid', 'path', 'timestamp', 'uid']);
+    assert.deepEqual(Object.keys(node).sort(), [
+      'children_count',
+      'data_type',
+      'name',
+      'parent_uid',
+      'path',
+      'timestamp',
+      'uid',
+    ]);
     assert.equal(node.name, 'CT');
     assert.equal(node.path, '/CT');
     assert.equal(node.parent_uid, null);
@@ -43,8 +53,15 @@ test('create with JSON: the node object, its location and failed properties; def
     const both = await wb.call('POST', '/datastorage/nodes', { json: { name: 'Field', properties: { name: 'Prop' } } });
     assert.equal(both.json.data.name, 'Field', 'the name field wins over a name property');
     const second = await create(wb, { name: 'MR' });
-    assert.equal((await wb.call('GET', `/datastorage/nodes/${second}/properties/layer`)).json.data.layer, 3, 'layer follows creation order');
-    assert.ok((await wb.call('GET', `/datastorage/nodes/${second}`)).json.data.timestamp > node.timestamp, 'timestamps grow');
+    assert.equal(
+      (await wb.call('GET', `/datastorage/nodes/${second}/properties/layer`)).json.data.layer,
+      3,
+      'layer follows creation order',
+    );
+    assert.ok(
+      (await wb.call('GET', `/datastorage/nodes/${second}`)).json.data.timestamp > node.timestamp,
+      'timestamps grow',
+    );
   });
 });
 
@@ -64,7 +81,9 @@ test('create: empty JSON body, no Content-Type (empty node), other Content-Type 
       assert.equal(bad.status, 400, body);
       assert.equal(bad.json.error.code, 'INVALID_REQUEST');
     }
-    const mode = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { mode: 'shared-memory', file_path: '/x.nrrd' } } });
+    const mode = await wb.call('POST', '/datastorage/nodes', {
+      json: { transfer: { mode: 'shared-memory', file_path: '/x.nrrd' } },
+    });
     assert.equal(mode.status, 406);
     assert.equal(mode.json.error.code, 'TRANSFER_MODE_NOT_AVAILABLE');
     assert.deepEqual(mode.json.error.available_modes, ['file-reference', 'direct']);
@@ -77,7 +96,9 @@ test('GET one node: available_contexts lists null and the windows with values of
     const uid = await create(wb, { name: 'A' });
     const before = await wb.call('GET', `/datastorage/nodes/${uid}`);
     assert.deepEqual(before.json.meta, { available_contexts: [null] });
-    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=node&context=axial`, { json: { visible: false } });
+    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=node&context=axial`, {
+      json: { visible: false },
+    });
     const after = await wb.call('GET', `/datastorage/nodes/${uid}`);
     assert.deepEqual(after.json.meta.available_contexts, [null, 'axial']);
     const missing = await wb.call('GET', '/datastorage/nodes/invalid-uid');
@@ -102,7 +123,10 @@ test('listing: paging with links, hierarchy, path, parent_uid, data_type, fields
       body: imageBytes('nrrd', smallVolume({ segmentation: true })),
       headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
     });
-    const img = await wb.call('POST', '/datastorage/nodes?name=Img', { body: imageBytes(), headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' } });
+    const img = await wb.call('POST', '/datastorage/nodes?name=Img', {
+      body: imageBytes(),
+      headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(seg.json.data.data_type, 'MultiLabelSegmentation');
     assert.equal(img.json.data.data_type, 'Image');
 
@@ -129,30 +153,56 @@ test('listing: paging with links, hierarchy, path, parent_uid, data_type, fields
     const clamp = await wb.call('GET', '/datastorage/nodes?limit=5000&offset=-3');
     assert.equal(clamp.json.meta.limit, 1000);
     assert.equal(clamp.json.meta.offset, 0);
-    assert.equal((await wb.call('GET', '/datastorage/nodes?limit=abc')).json.meta.limit, 50, 'a non-numeric limit is ignored');
+    assert.equal(
+      (await wb.call('GET', '/datastorage/nodes?limit=abc')).json.meta.limit,
+      50,
+      'a non-numeric limit is ignored',
+    );
     assert.equal((await wb.call('GET', '/datastorage/nodes?limit=0')).json.meta.limit, 1);
 
     const desc = await wb.call('GET', '/datastorage/nodes?sort=-timestamp&fields=uid,name');
     assert.deepEqual(desc.json.data[0], { uid: img.json.data.uid, name: 'Img' });
     assert.deepEqual(desc.json.meta.fields, ['uid', 'name']);
-    assert.equal((await wb.call('GET', '/datastorage/nodes?sort=bogus')).json.meta.sort, undefined, 'an unknown sort field leaves the list unsorted');
+    assert.equal(
+      (await wb.call('GET', '/datastorage/nodes?sort=bogus')).json.meta.sort,
+      undefined,
+      'an unknown sort field leaves the list unsorted',
+    );
 
     const top = await wb.call('GET', '/datastorage/nodes?hierarchy=toplevel');
     assert.deepEqual(top.json.data.map((n: { name: string }) => n.name).sort(), ['A', 'Img', 'Seg']);
     assert.deepEqual(top.json.meta.filters, { hierarchy: 'toplevel' });
     const path = await wb.call('GET', '/datastorage/nodes?path=/A/B/C');
-    assert.deepEqual(path.json.data.map((n: { name: string }) => n.name), ['C']);
+    assert.deepEqual(
+      path.json.data.map((n: { name: string }) => n.name),
+      ['C'],
+    );
     assert.equal(path.json.meta.path_query, '/A/B/C');
-    assert.deepEqual((await wb.call('GET', '/datastorage/nodes?path=/nope')).json.data, [], 'a path query always gives an array');
+    assert.deepEqual(
+      (await wb.call('GET', '/datastorage/nodes?path=/nope')).json.data,
+      [],
+      'a path query always gives an array',
+    );
     const roots = await wb.call('GET', '/datastorage/nodes?parent_uid=null');
     assert.equal(roots.json.meta.total_count, 3);
     const underA = await wb.call('GET', `/datastorage/nodes?parent_uid=${a}`);
-    assert.deepEqual(underA.json.data.map((n: { uid: string }) => n.uid), [b]);
+    assert.deepEqual(
+      underA.json.data.map((n: { uid: string }) => n.uid),
+      [b],
+    );
     for (const t of ['Image', 'mitk::Image']) {
-      assert.deepEqual((await wb.call('GET', `/datastorage/nodes?data_type=${t}`)).json.data.map((n: { name: string }) => n.name), ['Img'], t);
+      assert.deepEqual(
+        (await wb.call('GET', `/datastorage/nodes?data_type=${t}`)).json.data.map((n: { name: string }) => n.name),
+        ['Img'],
+        t,
+      );
     }
     for (const t of ['MultiLabelSegmentation', 'LabelSetImage', 'mitk::LabelSetImage']) {
-      assert.deepEqual((await wb.call('GET', `/datastorage/nodes?data_type=${t}`)).json.data.map((n: { name: string }) => n.name), ['Seg'], t);
+      assert.deepEqual(
+        (await wb.call('GET', `/datastorage/nodes?data_type=${t}`)).json.data.map((n: { name: string }) => n.name),
+        ['Seg'],
+        t,
+      );
     }
   });
 });
@@ -163,7 +213,9 @@ test('property filters: exact, negation in both spellings, * anywhere and ? (SPE
     const uids: Record<string, string> = {};
     for (const name of names) uids[name] = await create(wb, { name });
     await wb.call('PUT', `/datastorage/nodes/${uids.MR_T1}/properties/visible`, { json: false });
-    await wb.call('PUT', `/datastorage/nodes/${uids.CT_Mask}/properties/color`, { json: { type: 'ColorProperty', value: [1, 0, 0] } });
+    await wb.call('PUT', `/datastorage/nodes/${uids.CT_Mask}/properties/color`, {
+      json: { type: 'ColorProperty', value: [1, 0, 0] },
+    });
     await wb.call('PUT', `/datastorage/nodes/${uids.CT_Scan}/properties/visible?context=axial`, { json: false });
     const list = async (q: string): Promise<string[]> => {
       const a = await wb.call('GET', `/datastorage/nodes?${q}`);
@@ -181,10 +233,14 @@ test('property filters: exact, negation in both spellings, * anywhere and ? (SPE
     assert.deepEqual(await list('filter.visible!=false'), ['CT_Mask', 'CT_Scan', 'MR_T2w']);
     assert.deepEqual(await list('filter.visible=!false'), ['CT_Mask', 'CT_Scan', 'MR_T2w']);
     assert.deepEqual(await list('filter.opacity=1.0'), names.slice().sort(), 'numbers compare in their JSON text form');
-    assert.deepEqual(await list(`filter.color=${encodeURIComponent('{"type":"ColorProperty","value":[1.0,0.0,0.0]}')}`), ['CT_Mask']);
+    assert.deepEqual(
+      await list(`filter.color=${encodeURIComponent('{"type":"ColorProperty","value":[1.0,0.0,0.0]}')}`),
+      ['CT_Mask'],
+    );
     assert.deepEqual(await list('filter.visible=false&context=axial&property_scope=node'), ['CT_Scan', 'MR_T1']);
     assert.deepEqual(await list('filter.visible=false&filter.name=MR*'), ['MR_T1'], 'filters combine');
-    const meta = (await wb.call('GET', '/datastorage/nodes?filter.visible!=true&property_scope=node&context=axial')).json.meta;
+    const meta = (await wb.call('GET', '/datastorage/nodes?filter.visible!=true&property_scope=node&context=axial'))
+      .json.meta;
     assert.deepEqual(meta.filters, { property_filters: [{ key: 'visible', value: 'true', negated: true }] });
     assert.equal(meta.context, 'axial');
     assert.equal(meta.property_scope, 'node');
@@ -198,7 +254,10 @@ test('children: list with its own meta, create under a parent, 404 for an unknow
     await create(wb, { name: 'c2' }, p);
     const kids = await wb.call('GET', `/datastorage/nodes/${p}/children?limit=1&sort=name`);
     assert.equal(kids.status, 200);
-    assert.deepEqual(kids.json.data.map((n: { uid: string }) => n.uid), [c1]);
+    assert.deepEqual(
+      kids.json.data.map((n: { uid: string }) => n.uid),
+      [c1],
+    );
     assert.equal(kids.json.meta.parent_uid, p);
     assert.equal(kids.json.meta.total_count, 2);
     assert.equal(kids.json.meta.links.next, `/api/v1/datastorage/nodes/${p}/children?limit=1&sort=name&offset=1`);
@@ -212,7 +271,10 @@ test('children: list with its own meta, create under a parent, 404 for an unknow
     const orphan = await wb.call('POST', '/datastorage/nodes/ghost/children', { json: { name: 'x' } });
     assert.equal(orphan.status, 404);
     assert.equal(orphan.json.error.code, 'NODE_NOT_FOUND');
-    const direct = await wb.call('POST', `/datastorage/nodes/${p}/children?name=img`, { body: imageBytes(), headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' } });
+    const direct = await wb.call('POST', `/datastorage/nodes/${p}/children?name=img`, {
+      body: imageBytes(),
+      headers: { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' },
+    });
     assert.equal(direct.status, 201);
     assert.equal(direct.json.data.parent_uid, p);
   });
@@ -231,7 +293,9 @@ test('reparent: to another node, to the top level, 404 unknown parent, 409 circu
     const down = await wb.call('PATCH', `/datastorage/nodes/${c}`, { json: { parent_uid: a } });
     assert.equal(down.json.data.path, '/A/C');
     for (const target of [a, b]) {
-      const circular = await wb.call('PATCH', `/datastorage/nodes/${a}`, { json: { parent_uid: target === a ? a : b } });
+      const circular = await wb.call('PATCH', `/datastorage/nodes/${a}`, {
+        json: { parent_uid: target === a ? a : b },
+      });
       assert.equal(circular.status, 409);
       assert.equal(circular.json.error.code, 'CIRCULAR_HIERARCHY_REFERENCE');
     }
@@ -239,7 +303,11 @@ test('reparent: to another node, to the top level, 404 unknown parent, 409 circu
     assert.equal(unknown.status, 404);
     assert.equal((await wb.call('PATCH', '/datastorage/nodes/ghost', { json: { parent_uid: null } })).status, 404);
     for (const body of [{ name: 'x' }, { parent_uid: 3 }, [1]]) {
-      assert.equal((await wb.call('PATCH', `/datastorage/nodes/${c}`, { json: body })).status, 400, JSON.stringify(body));
+      assert.equal(
+        (await wb.call('PATCH', `/datastorage/nodes/${c}`, { json: body })).status,
+        400,
+        JSON.stringify(body),
+      );
     }
   });
 });

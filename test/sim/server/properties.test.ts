@@ -21,7 +21,10 @@ test('JSON number typing: an integer literal makes an IntProperty and a fraction
   await withWorkbench({}, async (wb) => {
     const uid = await node(wb);
     // A client that sends 1 for an opacity gets an int, even though JSON.parse sees 1 and 1.0 alike.
-    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, { body: '{"opacity": 1, "level": 1.0, "exp": 2e0, "count": -3}', headers: JSON_HEADERS });
+    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, {
+      body: '{"opacity": 1, "level": 1.0, "exp": 2e0, "count": -3}',
+      headers: JSON_HEADERS,
+    });
     assert.equal(await rawProperty(wb, uid, 'opacity'), '1');
     assert.equal(await rawProperty(wb, uid, 'level'), '1.0');
     assert.equal(await rawProperty(wb, uid, 'exp'), '2.0');
@@ -34,20 +37,34 @@ test('JSON number typing: an integer literal makes an IntProperty and a fraction
     await wb.call('PUT', `/datastorage/nodes/${uid}/properties/layer`, { body: '{"value": 7}', headers: JSON_HEADERS });
     assert.equal(await rawProperty(wb, uid, 'layer'), '7', '{"value": v} is unwrapped');
     // Nested literals keep their spelling too.
-    await wb.call('PUT', `/datastorage/nodes/${uid}/properties/color`, { body: '{"type": "ColorProperty", "value": [1, 0.5, 0]}', headers: JSON_HEADERS });
+    await wb.call('PUT', `/datastorage/nodes/${uid}/properties/color`, {
+      body: '{"type": "ColorProperty", "value": [1, 0.5, 0]}',
+      headers: JSON_HEADERS,
+    });
     assert.equal(await rawProperty(wb, uid, 'color'), '{"type":"ColorProperty","value":[1.0,0.5,0.0]}');
-    await wb.call('PUT', `/datastorage/nodes/${uid}/properties/levelwindow`, { json: { type: 'LevelWindowProperty', value: { level: 40, window: 400 } } });
-    assert.equal(await rawProperty(wb, uid, 'levelwindow'), '{"type":"LevelWindowProperty","value":{"level":40.0,"window":400.0}}');
+    await wb.call('PUT', `/datastorage/nodes/${uid}/properties/levelwindow`, {
+      json: { type: 'LevelWindowProperty', value: { level: 40, window: 400 } },
+    });
+    assert.equal(
+      await rawProperty(wb, uid, 'levelwindow'),
+      '{"type":"LevelWindowProperty","value":{"level":40.0,"window":400.0}}',
+    );
     const other = { type: 'TemporoSpatialStringProperty', value: { values: [{ t: 0, z: 0, value: 'Anonymous' }] } };
     await wb.call('PUT', `/datastorage/nodes/${uid}/properties/dicom.patient`, { json: other });
-    assert.deepEqual((await wb.call('GET', `/datastorage/nodes/${uid}/properties/dicom.patient`)).json.data['dicom.patient'], other, 'other classes are kept as sent');
+    assert.deepEqual(
+      (await wb.call('GET', `/datastorage/nodes/${uid}/properties/dicom.patient`)).json.data['dicom.patient'],
+      other,
+      'other classes are kept as sent',
+    );
   });
 });
 
 test('GET properties: scopes, context, content=false (names), names=, meta; restapi.* hidden', async () => {
   await withWorkbench({}, async (wb) => {
     const uid = await node(wb, 'CT');
-    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=data`, { json: { modality: 'CT', shared: 'data' } });
+    await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=data`, {
+      json: { modality: 'CT', shared: 'data' },
+    });
     await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, { json: { shared: 'node' } });
     await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?context=axial`, { json: { visible: false } });
 
@@ -57,11 +74,18 @@ test('GET properties: scopes, context, content=false (names), names=, meta; rest
     assert.equal(props.visible, true);
     assert.equal(props.modality, 'CT', 'all = node and data properties');
     assert.equal(props.shared, 'node', 'the node value wins in scope all');
-    assert.deepEqual(all.json.meta, { count: Object.keys(props).length, property_scope: 'all', context: null, available_contexts: [null, 'axial'] });
+    assert.deepEqual(all.json.meta, {
+      count: Object.keys(props).length,
+      property_scope: 'all',
+      context: null,
+      available_contexts: [null, 'axial'],
+    });
 
-    const nodeOnly = (await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=node`)).json.data.properties;
+    const nodeOnly = (await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=node`)).json.data
+      .properties;
     assert.equal(nodeOnly.modality, undefined);
-    const dataOnly = (await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=data`)).json.data.properties;
+    const dataOnly = (await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=data`)).json.data
+      .properties;
     assert.deepEqual(dataOnly, { modality: 'CT', shared: 'data' });
     const axial = await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=node&context=axial`);
     assert.equal(axial.json.data.properties.visible, false, "the window's own value");
@@ -71,7 +95,10 @@ test('GET properties: scopes, context, content=false (names), names=, meta; rest
     assert.equal(bogusScope.json.meta.property_scope, 'all', 'an unknown scope is ignored');
 
     const names = await wb.call('GET', `/datastorage/nodes/${uid}/properties?content=false`);
-    assert.ok(Array.isArray(names.json.data.properties), 'content=false lists names (SPEC and server; the OAS schema says object)');
+    assert.ok(
+      Array.isArray(names.json.data.properties),
+      'content=false lists names (SPEC and server; the OAS schema says object)',
+    );
     assert.ok(names.json.data.properties.includes('opacity'));
     const some = await wb.call('GET', `/datastorage/nodes/${uid}/properties?names=name,opacity,missing`);
     assert.deepEqual(Object.keys(some.json.data.properties).sort(), ['name', 'opacity']);
@@ -88,13 +115,19 @@ test('single property: GET keyed form and meta, PUT create/replace with `replace
   await withWorkbench({}, async (wb) => {
     const uid = await node(wb, 'CT');
     const got = await wb.call('GET', `/datastorage/nodes/${uid}/properties/visible`);
-    assert.deepEqual(got.json, { data: { visible: true }, meta: { node_uid: uid, property_key: 'visible', property_scope: 'all', context: null } });
+    assert.deepEqual(got.json, {
+      data: { visible: true },
+      meta: { node_uid: uid, property_key: 'visible', property_scope: 'all', context: null },
+    });
     const missing = await wb.call('GET', `/datastorage/nodes/${uid}/properties/nope`);
     assert.equal(missing.status, 404);
     assert.equal(missing.json.error.code, 'PROPERTY_NOT_FOUND');
 
     const created = await wb.call('PUT', `/datastorage/nodes/${uid}/properties/note`, { json: 'hello' });
-    assert.deepEqual(created.json, { data: { note: 'hello' }, meta: { node_uid: uid, property_key: 'note', replaced: false } });
+    assert.deepEqual(created.json, {
+      data: { note: 'hello' },
+      meta: { node_uid: uid, property_key: 'note', replaced: false },
+    });
     const replaced = await wb.call('PUT', `/datastorage/nodes/${uid}/properties/note`, { json: { value: 'again' } });
     assert.equal(replaced.json.meta.replaced, true);
     const renamed = await wb.call('PUT', `/datastorage/nodes/${uid}/properties/name`, { json: 'CT_renamed' });
@@ -102,12 +135,24 @@ test('single property: GET keyed form and meta, PUT create/replace with `replace
     assert.equal((await wb.call('GET', `/datastorage/nodes/${uid}`)).json.data.name, 'CT_renamed');
     assert.equal((await wb.call('GET', `/datastorage/nodes/${uid}`)).json.data.path, '/CT_renamed');
 
-    for (const body of ['null', '[1,2]', '{"type": "ColorProperty", "value": [1]}', '{"type": "IntProperty", "value": 1.5}', '{"a": 1}', '', '{']) {
+    for (const body of [
+      'null',
+      '[1,2]',
+      '{"type": "ColorProperty", "value": [1]}',
+      '{"type": "IntProperty", "value": 1.5}',
+      '{"a": 1}',
+      '',
+      '{',
+    ]) {
       const bad = await wb.call('PUT', `/datastorage/nodes/${uid}/properties/x`, { body, headers: JSON_HEADERS });
       assert.equal(bad.status, 400, body);
       assert.equal(bad.json.error.code, 'INVALID_REQUEST', body);
     }
-    assert.equal((await wb.call('PUT', `/datastorage/nodes/${uid}/properties/name`, { json: 5 })).status, 400, 'a name stays a string');
+    assert.equal(
+      (await wb.call('PUT', `/datastorage/nodes/${uid}/properties/name`, { json: 5 })).status,
+      400,
+      'a name stays a string',
+    );
     assert.equal((await wb.call('PUT', `/datastorage/nodes/${uid}/properties/restapi.uid`, { json: 'x' })).status, 400);
     assert.equal((await wb.call('PUT', `/datastorage/nodes/ghost/properties/x`, { json: 1 })).status, 404);
   });
@@ -116,16 +161,23 @@ test('single property: GET keyed form and meta, PUT create/replace with `replace
 test('PUT properties replaces a scope (name and restapi.* kept); PATCH merges with updated/failed', async () => {
   await withWorkbench({}, async (wb) => {
     const uid = await node(wb, 'CT');
-    const put = await wb.call('PUT', `/datastorage/nodes/${uid}/properties`, { json: { visible: false, custom: 'x', bad: null } });
+    const put = await wb.call('PUT', `/datastorage/nodes/${uid}/properties`, {
+      json: { visible: false, custom: 'x', bad: null },
+    });
     assert.equal(put.status, 200);
     assert.deepEqual(put.json.data.replaced.sort(), ['custom', 'visible']);
     assert.deepEqual(put.json.data.removed.sort(), ['layer', 'opacity']);
     assert.deepEqual(put.json.meta, { node_uid: uid, property_scope: 'node', context: null });
     const now = (await wb.call('GET', `/datastorage/nodes/${uid}/properties?property_scope=node`)).json.data.properties;
     assert.deepEqual(now, { name: 'CT', visible: false, custom: 'x' });
-    assert.equal((await wb.call('PUT', `/datastorage/nodes/${uid}/properties`, { json: [1] })).json.error.message, 'Request body must be a JSON object');
+    assert.equal(
+      (await wb.call('PUT', `/datastorage/nodes/${uid}/properties`, { json: [1] })).json.error.message,
+      'Request body must be a JSON object',
+    );
 
-    const patch = await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, { json: { opacity: 0.25, color: { type: 'ColorProperty', value: [1, 0] }, 'restapi.uid': 'x' } });
+    const patch = await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, {
+      json: { opacity: 0.25, color: { type: 'ColorProperty', value: [1, 0] }, 'restapi.uid': 'x' },
+    });
     assert.equal(patch.status, 200, 'a partial failure is still 200');
     assert.deepEqual(patch.json.data.updated, ['opacity']);
     assert.deepEqual(
@@ -134,13 +186,29 @@ test('PUT properties replaces a scope (name and restapi.* kept); PATCH merges wi
     );
     assert.ok(patch.json.data.failed.every((f: { error: string }) => f.error.length > 0));
 
-    const ctx = await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=node&context=mxn__widget0`, { json: { layer: 5 } });
+    const ctx = await wb.call(
+      'PATCH',
+      `/datastorage/nodes/${uid}/properties?property_scope=node&context=mxn__widget0`,
+      { json: { layer: 5 } },
+    );
     assert.deepEqual(ctx.json.meta, { node_uid: uid, property_scope: 'node', context: 'mxn__widget0' });
-    assert.equal((await wb.call('GET', `/datastorage/nodes/${uid}/properties/layer?context=mxn__widget0`)).json.data.layer, 5);
-    assert.equal((await wb.call('GET', `/datastorage/nodes/${uid}/properties/layer`)).status, 404, 'the default context has no layer after the replace');
-    const dataCtx = await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=data&context=axial`, { json: { d: 1 } });
+    assert.equal(
+      (await wb.call('GET', `/datastorage/nodes/${uid}/properties/layer?context=mxn__widget0`)).json.data.layer,
+      5,
+    );
+    assert.equal(
+      (await wb.call('GET', `/datastorage/nodes/${uid}/properties/layer`)).status,
+      404,
+      'the default context has no layer after the replace',
+    );
+    const dataCtx = await wb.call('PATCH', `/datastorage/nodes/${uid}/properties?property_scope=data&context=axial`, {
+      json: { d: 1 },
+    });
     assert.equal(dataCtx.json.meta.context, null, 'context does not apply at data scope');
-    assert.equal((await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, { body: '{', headers: JSON_HEADERS })).status, 400);
+    assert.equal(
+      (await wb.call('PATCH', `/datastorage/nodes/${uid}/properties`, { body: '{', headers: JSON_HEADERS })).status,
+      400,
+    );
   });
 });
 
@@ -152,7 +220,10 @@ test('DELETE property: name is protected at node scope, deletable at data scope;
     assert.equal(protectedName.json.error.code, 'PROPERTY_PROTECTED');
     assert.equal(protectedName.json.error.message, "Property 'name' cannot be deleted");
     await wb.call('PUT', `/datastorage/nodes/${uid}/properties/name?property_scope=data`, { json: 'data name' });
-    assert.equal((await wb.call('DELETE', `/datastorage/nodes/${uid}/properties/name?property_scope=data`)).status, 200);
+    assert.equal(
+      (await wb.call('DELETE', `/datastorage/nodes/${uid}/properties/name?property_scope=data`)).status,
+      200,
+    );
     const gone = await wb.call('DELETE', `/datastorage/nodes/${uid}/properties/opacity`);
     assert.equal(gone.status, 200);
     // Both readings: SPEC and the server send only data; OAS adds a meta block, which clients may ignore.
@@ -170,7 +241,12 @@ test('neither a segmentation (its labels carry colours) nor a grey image gets a 
   await withWorkbench({}, async (wb) => {
     const { imageBytes, smallVolume } = await import('./volumes.js');
     const headers = { 'content-type': 'application/octet-stream', 'x-mitk-data-format': 'nrrd' };
-    const seg = (await wb.call('POST', '/datastorage/nodes?name=seg', { body: imageBytes('nrrd', smallVolume({ segmentation: true })), headers })).json.data.uid;
+    const seg = (
+      await wb.call('POST', '/datastorage/nodes?name=seg', {
+        body: imageBytes('nrrd', smallVolume({ segmentation: true })),
+        headers,
+      })
+    ).json.data.uid;
     const ct = (await wb.call('POST', '/datastorage/nodes?name=ct', { body: imageBytes(), headers })).json.data.uid;
     const segProps = (await wb.call('GET', `/datastorage/nodes/${seg}/properties`)).json.data.properties;
     assert.equal(segProps.color, undefined);

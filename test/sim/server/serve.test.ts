@@ -17,7 +17,10 @@ interface Run {
 }
 
 function wbplay(args: string[], env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -34,7 +37,9 @@ async function urlOf(run: Run): Promise<string> {
       if (m) resolve(m[1]!);
     };
     run.child.stdout!.on('data', check);
-    void run.exited.then((code) => reject(new Error(`wbplay serve exited (${code}) before printing its URL: ${run.err()}`)));
+    void run.exited.then((code) =>
+      reject(new Error(`wbplay serve exited (${code}) before printing its URL: ${run.err()}`)),
+    );
     check();
   });
 }
@@ -43,24 +48,36 @@ test('wbplay serve: prints its URL (never the token), serves the API with --open
   await withTempDir(async (dir) => {
     const image = await writeImage(dir, 'ct.nrrd');
     const events = join(dir, 'events.jsonl');
-    const run = wbplay(['serve', '--port', '0', '--open', image, '--events', events, '--inactive', 'mxn'], { WBPLAY_TOKEN: 'env-secret-token' });
+    const run = wbplay(['serve', '--port', '0', '--open', image, '--events', events, '--inactive', 'mxn'], {
+      WBPLAY_TOKEN: 'env-secret-token',
+    });
     try {
       const url = await urlOf(run);
       assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.ok(!run.out().includes('env-secret-token'), 'the token is never printed');
       const info = await fetch(`${url}/api/v1/info`);
       assert.equal(info.status, 200);
-      assert.equal((await fetch(`${url}/api/v1/datastorage/nodes`)).status, 401, 'the token from WBPLAY_TOKEN is required');
-      const nodes = await fetch(`${url}/api/v1/datastorage/nodes`, { headers: { authorization: 'Bearer env-secret-token' } });
+      assert.equal(
+        (await fetch(`${url}/api/v1/datastorage/nodes`)).status,
+        401,
+        'the token from WBPLAY_TOKEN is required',
+      );
+      const nodes = await fetch(`${url}/api/v1/datastorage/nodes`, {
+        headers: { authorization: 'Bearer env-secret-token' },
+      });
       const body = (await nodes.json()) as { data: Array<{ name: string; data_type: string }> };
       assert.deepEqual(
         body.data.map((n) => [n.name, n.data_type]),
         [['ct', 'Image']],
       );
-      const pos = await fetch(`${url}/api/v1/rendering/selected-position`, { headers: { authorization: 'Bearer env-secret-token' } });
+      const pos = await fetch(`${url}/api/v1/rendering/selected-position`, {
+        headers: { authorization: 'Bearer env-secret-token' },
+      });
       const { bounds } = (await pos.json()) as { bounds: { min_position: number[] | null } };
       assert.notEqual(bounds.min_position, null, 'the views were fitted to the opened file');
-      const editors = (await (await fetch(`${url}/api/v1/rendering/editors`, { headers: { authorization: 'Bearer env-secret-token' } })).json()) as Array<{ alias: string; active: boolean }>;
+      const editors = (await (
+        await fetch(`${url}/api/v1/rendering/editors`, { headers: { authorization: 'Bearer env-secret-token' } })
+      ).json()) as Array<{ alias: string; active: boolean }>;
       assert.equal(editors.find((e) => e.alias === 'mxn')?.active, false);
     } finally {
       run.child.kill('SIGTERM');
