@@ -14,12 +14,12 @@ interface RecordCliOptions {
 
 const HELP_AFTER = `
 Captured: the data nodes (their data downloaded into --data, or your own file with --map), their
-tree and names; visibility, opacity and colour; each window's per-node visibility and layer; the
+tree and names; visibility, opacity, colour and layer; each window's per-node visibility and layer; the
 MxN layout document when the MxN editor is open; the selected position and time step; each
 window's slice and camera; and a screenshot step for every window.
 
 Not captured: nodes whose data the workbench cannot hand out (listed in the playbook's header
-and as warnings), a node's global layer, level-window and other rendering properties, and
+and as warnings), level-window and other rendering properties, and
 anything outside the REST API (tool state, plugins' own views).`;
 
 /** `wbplay record`: a playbook that reproduces the state of a running workbench. */

@@ -33,6 +33,8 @@ export interface DisplayProperties {
   opacity?: number;
   /** r, g, b in 0.0 to 1.0. */
   color?: [number, number, number];
+  /** Stack order in every window (an integer; higher is drawn on top). */
+  layer?: number;
   /** New parent UID, or null for top level. */
   parent?: string | null;
 }
@@ -139,6 +141,10 @@ export class Nodes {
         throw invalid(`color must be three numbers r, g, b from 0.0 to 1.0, got ${JSON.stringify(c)}`);
       }
       patch.color = { type: 'ColorProperty', value: floats(c as number[]) };
+    }
+    if (props.layer !== undefined) {
+      if (!Number.isInteger(props.layer)) throw invalid(`layer must be an integer, got ${String(props.layer)}`);
+      patch.layer = props.layer;
     }
     if (props.name !== undefined && (typeof props.name !== 'string' || props.name === ''))
       throw invalid('name must be a non-empty string');

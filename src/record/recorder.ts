@@ -70,6 +70,8 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
     if (!props.visible) fields.push('visible: false');
     if (props.opacity !== DEFAULT_OPACITY) fields.push(`opacity: ${num(props.opacity)}`);
     if (props.color) fields.push(`color: [${props.color.map(num).join(', ')}]`);
+    // A new node's layer is its place in creation order, as in MITK: only another one is written.
+    if (props.layer !== undefined && props.layer !== loaded.size) fields.push(`layer: ${props.layer}`);
     steps.push(`  - load: { ${fields.join(', ')} }`);
     loaded.add(node.uid);
   }

@@ -18,6 +18,7 @@ export interface LoadArgs {
   visible?: boolean;
   opacity?: number;
   color?: [number, number, number];
+  layer?: number;
 }
 
 interface LoadRaw {
@@ -30,6 +31,7 @@ interface LoadRaw {
   visible?: boolean;
   opacity?: number;
   color?: [number, number, number];
+  layer?: number;
 }
 
 export const load: StepDefinition<'load', LoadArgs> = {
@@ -52,6 +54,10 @@ export const load: StepDefinition<'load', LoadArgs> = {
         type: 'boolean',
       },
       opacity: ref('opacity'),
+      layer: {
+        description: 'Stack order in every window; higher is drawn on top (default: the order nodes were made in).',
+        type: 'integer',
+      },
       color: ref('color'),
     },
     ['file'],
@@ -68,6 +74,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       ...(r.format !== undefined ? { format: r.format } : {}),
       ...(r.visible !== undefined ? { visible: r.visible } : {}),
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
+      ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
     };
     ctx.defineNode(r.as, r.name);
@@ -94,6 +101,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       visible: a.visible,
       opacity: a.opacity,
       color: a.color,
+      layer: a.layer,
     });
     requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
     return {
@@ -102,7 +110,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
     };
   },
   describe(a) {
-    const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color });
+    const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer });
     return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };

@@ -7,6 +7,7 @@ export interface SetArgs {
   name?: string;
   visible?: boolean;
   opacity?: number;
+  layer?: number;
   color?: [number, number, number];
   /** `null` moves the node to the top level. */
   parent?: NodeRef | null;
@@ -17,13 +18,14 @@ interface SetRaw {
   name?: string;
   visible?: boolean;
   opacity?: number;
+  layer?: number;
   color?: [number, number, number];
   parent?: string | null;
 }
 
 export const set: StepDefinition<'set', SetArgs> = {
   kind: 'set',
-  summary: 'Change display properties of a node: name, visible, opacity, color, parent.',
+  summary: 'Change display properties of a node: name, visible, opacity, color, layer, parent.',
   schema: object(
     {
       node: ref('node'),
@@ -31,6 +33,7 @@ export const set: StepDefinition<'set', SetArgs> = {
       visible: { description: 'Whether the node is shown in every window.', type: 'boolean' },
       opacity: ref('opacity'),
       color: ref('color'),
+      layer: { description: 'Stack order in every window; higher is drawn on top.', type: 'integer' },
       parent: { description: 'New parent node, or null for the top level.', anyOf: [ref('node'), { type: 'null' }] },
     },
     ['node'],
@@ -43,7 +46,7 @@ export const set: StepDefinition<'set', SetArgs> = {
         'NOTHING_TO_DO',
         ['node'],
         '`set` changes nothing',
-        'add at least one of name, visible, opacity, color, parent',
+        'add at least one of name, visible, opacity, color, layer, parent',
       );
     }
     let parent: NodeRef | null | undefined;
@@ -55,6 +58,7 @@ export const set: StepDefinition<'set', SetArgs> = {
       ...(r.name !== undefined ? { name: r.name } : {}),
       ...(r.visible !== undefined ? { visible: r.visible } : {}),
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
+      ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
       ...(parent !== undefined ? { parent } : {}),
     };
@@ -64,7 +68,7 @@ export const set: StepDefinition<'set', SetArgs> = {
     const parent = a.parent === undefined ? undefined : a.parent === null ? null : await ctx.resolveNode(a.parent);
     const result = await ctx.client.nodes.setDisplay(
       uid,
-      dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent }),
+      dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer, parent }),
       { signal: ctx.signal },
     );
     requireApplied(result, uid);
@@ -78,6 +82,6 @@ export const set: StepDefinition<'set', SetArgs> = {
     };
   },
   describe(a) {
-    return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, parent: a.parent })}`;
+    return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer, parent: a.parent })}`;
   },
 };

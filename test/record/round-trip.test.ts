@@ -65,7 +65,7 @@ test('a recorded state runs on a fresh workbench to the same pixels in every win
   });
   await wb.nodes.setDisplay(ct.uid, { color: [1, 0.9, 0.8] });
   await wb.nodes.setDisplay(tumour.uid, { opacity: 0.55 });
-  await wb.nodes.setDisplay(mr.uid, { opacity: 0.4, color: [0.6, 0.8, 1] });
+  await wb.nodes.setDisplay(mr.uid, { opacity: 0.4, color: [0.6, 0.8, 1], layer: 7 });
   await wb.rendering.reinit();
   // The tumour hidden everywhere but in the axial window.
   await wb.nodes.setDisplay(tumour.uid, { visible: false });
