@@ -1,0 +1,163 @@
+// Cohorts of many tiny studies (24x20x16 voxels, one screenshot each, on one embedded reference
+// workbench, json and html reports), in one process: how the cost per study, the memory, the
+// resume journal and the HTML report grow with the cohort. `npm run bench -- scale` runs 1,000
+// and 2,000 studies (about three minutes here); WBPLAY_BENCH_BIG=1 runs 1,000 and 10,000 (much
+// longer), as the targets are stated.
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { loadPlaybook } from '../src/compile/index.js';
+import { createReporters } from '../src/report/factory.js';
+import { runPlans } from '../src/run/runner.js';
+import { embeddedWorkbenches } from '../src/sim/embedded.js';
+import { writeNrrd } from '../src/sim/io/nrrd-writer.js';
+import { IDENTITY, type Volume } from '../src/sim/volume.js';
+
+const SIZES = process.env.WBPLAY_BENCH_BIG === '1' ? [1000, 10_000] : [1000, 2000];
+
+const PLAYBOOK = `version: 1
+name: Scale
+foreach:
+  csv: studies.csv
+steps:
+  - load: { file: tiny.nrrd, as: img }
+  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png", width: 64, height: 64 }
+`;
+
+interface Figures {
+  studies: number;
+  firstTenthMs: number;
+  lastTenthMs: number;
+  peakRss: number;
+  journalBytesPerStudy: number;
+  reportBytes: number;
+  htmlLoadMs: number | undefined;
+}
+
+async function tinyVolume(dir: string): Promise<void> {
+  const [w, h, d] = [24, 20, 16];
+  const frame = new Float32Array(w * h * d);
+  for (let i = 0; i < frame.length; i++) frame[i] = (i * 7) % 251;
+  const volume: Volume = {
+    dims: [w, h, d],
+    spacing: [1, 1, 1],
+    origin: [0, 0, 0],
+    direction: IDENTITY,
+    frames: [frame],
+    timeStepMs: 0,
+    timeOriginMs: 0,
+    componentType: 'uint8',
+    range: [0, 250],
+  };
+  await writeFile(join(dir, 'tiny.nrrd'), writeNrrd(volume));
+}
+
+async function cohort(n: number, root: string): Promise<Figures> {
+  const dir = join(root, `n${n}`);
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(dir, { recursive: true });
+  await tinyVolume(dir);
+  await writeFile(
+    join(dir, 'studies.csv'),
+    `name\n${Array.from({ length: n }, (_, i) => `s${String(i).padStart(5, '0')}`).join('\n')}\n`,
+  );
+  await writeFile(join(dir, 'scale.yaml'), PLAYBOOK);
+  const out = join(dir, 'out');
+  const plan = loadPlaybook(join(dir, 'scale.yaml'), { vars: { out } });
+  const ends: number[] = [];
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const reporter = createReporters(['json', 'html'], {
+    outputDir: out,
+    stream: { write: () => true },
+    isTTY: false,
+    env: {},
+  });
+  const started = performance.now();
+  await runPlans({
+    plans: [plan],
+    workbenches: embeddedWorkbenches(1),
+    reporter: {
+      ...reporter,
+      onCaseEnd: (r) => {
+        reporter.onCaseEnd?.(r);
+        ends.push(performance.now());
+      },
+      onRunStart: (i) => reporter.onRunStart?.(i),
+      onRunEnd: (r) => reporter.onRunEnd?.(r),
+      onStepEnd: (c, s) => reporter.onStepEnd?.(c, s),
+      onNotice: (m) => reporter.onNotice?.(m),
+    },
+    outputDir: out,
+  });
+  clearInterval(sampler);
+  const tenth = Math.max(1, Math.floor(n / 10));
+  const span = (a: number, b: number): number => ((ends[b - 1] ?? 0) - (a === 0 ? started : ends[a - 1]!)) / (b - a);
+  const journal = (await stat(join(out, 'wbplay-journal.jsonl')).catch(() => undefined))?.size ?? 0;
+  return {
+    studies: n,
+    firstTenthMs: span(0, tenth),
+    lastTenthMs: span(n - tenth, n),
+    peakRss: peak,
+    journalBytesPerStudy: journal / n,
+    reportBytes: (await readFile(join(out, 'report.json'))).length,
+    htmlLoadMs: await htmlLoad(join(out, 'report.html')),
+  };
+}
+
+/** Navigation to the load event of the report, in headless Chromium, median of three. */
+async function htmlLoad(file: string): Promise<number | undefined> {
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  } catch {
+    return undefined;
+  }
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await browser.newPage();
+      const t0 = performance.now();
+      await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 120_000 });
+      times.push(performance.now() - t0);
+      await page.close();
+    }
+    return times.sort((a, b) => a - b)[1];
+  } finally {
+    await browser.close();
+  }
+}
+
+const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(0)} MB`;
+
+export default async function scale(): Promise<void> {
+  const root = await mkdtemp(join(tmpdir(), 'wbplay-bench-scale-'));
+  try {
+    const results: Figures[] = [];
+    for (const n of SIZES) results.push(await cohort(n, root));
+    console.log(
+      '| studies | ms/study first 10% | ms/study last 10% | last/first (target <= 1.1) | peak RSS | journal bytes/study | report.json | report.html load |',
+    );
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const r of results) {
+      console.log(
+        `| ${r.studies} | ${r.firstTenthMs.toFixed(1)} | ${r.lastTenthMs.toFixed(1)} | ${(r.lastTenthMs / r.firstTenthMs).toFixed(2)} | ${mb(r.peakRss)} | ${r.journalBytesPerStudy.toFixed(0)} | ${mb(r.reportBytes)} | ${r.htmlLoadMs === undefined ? 'no Chromium' : `${r.htmlLoadMs.toFixed(0)} ms`} |`,
+      );
+    }
+    const [small, big] = results as [Figures, Figures];
+    console.log(
+      `peak RSS ${big.studies} / ${small.studies}: ${(big.peakRss / small.peakRss).toFixed(2)}x (target at 10,000 / 1,000: <= 1.2)`,
+    );
+    console.log(
+      `journal bytes per study ${big.studies} / ${small.studies}: ${(big.journalBytesPerStudy / small.journalBytesPerStudy).toFixed(2)}x (flat: 1.0)`,
+    );
+    console.log(
+      `HTML report load at ${big.studies}: ${big.htmlLoadMs === undefined ? 'no Chromium' : `${big.htmlLoadMs.toFixed(0)} ms`} (target at 10,000: <= 1000 ms)`,
+    );
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
