@@ -21,12 +21,32 @@ export const HTML_SCRIPT = String.raw`
   all('.bar i').forEach(function (i) { i.style.flexGrow = i.getAttribute('data-share'); });
 
   // Filters: the summary tiles choose statuses, the search box matches names, playbooks and studies.
+  // A large run's later cases come as pages of markup, added when asked for (the next page, or
+  // all of them once a filter or search needs every case), so the report opens at once.
+  var list = doc.getElementById('cases');
+  var more = doc.getElementById('more');
+  var pages = all('script[type="text/x-wbplay-cases"]');
+  var total = Number(list && list.getAttribute('data-total') || 0);
+  function addPage() {
+    var page = pages.shift();
+    if (!page || !list) return;
+    var before = list.children.length;
+    list.insertAdjacentHTML('beforeend', page.textContent || '');
+    page.parentNode.removeChild(page);
+    Array.prototype.slice.call(list.children, before).forEach(function (c) { all('.compare', c).forEach(initCompare); initArgs(c); });
+    cases = all('.case');
+    if (more) { more.hidden = pages.length === 0; more.textContent = 'Show ' + Math.min(pages.length ? pageSize() : 0, total - cases.length) + ' more cases'; }
+  }
+  function pageSize() { return Number(list && list.getAttribute('data-page') || 0); }
+  if (more) more.addEventListener('click', function () { addPage(); applyFilter(); });
+
   var filter = 'all';
   var search = doc.getElementById('search');
   var cases = all('.case');
   var shown = doc.getElementById('shown');
   function applyFilter() {
     var words = (search && search.value || '').toLowerCase().split(/\s+/).filter(Boolean);
+    if (filter !== 'all' || words.length > 0) while (pages.length > 0) addPage();
     var n = 0;
     cases.forEach(function (c) {
       var st = c.getAttribute('data-status');
@@ -36,7 +56,7 @@ export const HTML_SCRIPT = String.raw`
       c.hidden = !ok;
       if (ok) n++;
     });
-    if (shown) shown.textContent = n + ' of ' + cases.length + ' cases shown';
+    if (shown) shown.textContent = n + ' of ' + (total || cases.length) + ' cases shown';
   }
   all('[data-filter]').forEach(function (tile) {
     tile.addEventListener('click', function () {
@@ -50,7 +70,7 @@ export const HTML_SCRIPT = String.raw`
   applyFilter();
 
   // Image comparisons: side by side, slider (swipe) or blink; zoom fit, 1x, 2x, 4x.
-  all('.compare').forEach(function (box) {
+  function initCompare(box) {
     var timer = null;
     var blink = box.querySelector('.blink');
     var label = box.querySelector('.blink-label');
@@ -116,12 +136,13 @@ export const HTML_SCRIPT = String.raw`
     setSwipe(range ? Number(range.value) : 50);
     setZoom('fit');
     setMode('side');
-  });
+  }
+  all('.compare').forEach(initCompare);
 
   // Step arguments, as planned and as run, from the embedded JSON.
   var dataEl = doc.getElementById('wbplay-args');
   var args = null;
-  all('.args-toggle').forEach(function (b) {
+  function initArgs(root) { all('.args-toggle', root).forEach(function (b) {
     b.addEventListener('click', function () {
       var pre = b.closest('.step').querySelector('pre.args');
       if (!pre) return;
@@ -135,7 +156,8 @@ export const HTML_SCRIPT = String.raw`
       pre.hidden = !pre.hidden;
       b.setAttribute('aria-expanded', String(!pre.hidden));
     });
-  });
+  }); }
+  initArgs(doc);
 })();
 `;
 
@@ -156,8 +178,11 @@ export const REVIEW_SCRIPT = `(() => {
       }
     });
   };
-  document.querySelectorAll('button.accept').forEach((b) => {
-    b.addEventListener('click', async () => {
+  // One listener for the whole page: buttons of cases added later (pages) work too.
+  document.addEventListener('click', async (event) => {
+    const b = event.target instanceof Element ? event.target.closest('button.accept') : null;
+    if (!b || b.disabled) return;
+    {
       b.disabled = true;
       const res = await fetch('/api/accept', {
         method: 'POST',
@@ -170,7 +195,7 @@ export const REVIEW_SCRIPT = `(() => {
         return;
       }
       for (const key of (await res.json()).accepted) mark(key);
-    });
+    }
   });
 })();
 `;

@@ -21,6 +21,9 @@ export interface HtmlOptions {
   review?: { token: string; checks: ReadonlySet<string> };
 }
 
+/** Cases in the page as it opens; the rest follow a page at a time (failures come first). */
+export const CASES_PER_PAGE = 200;
+
 /** Cases that need a look come first; the others keep the run's order. */
 const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed: 2 };
 
@@ -39,7 +42,19 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
   const ordered = result.cases
     .map((c, i) => ({ c, i }))
     .sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
-  const body = ordered.map(({ c, i }, position) => caseMarkup(c, position, ctx, i)).join('\n');
+  const markup = ordered.map(({ c, i }, position) => caseMarkup(c, position, ctx, i));
+  // The first page is the document; later pages are inert text the script adds when asked for,
+  // so a report of ten thousand cases opens as fast as one of a few hundred.
+  const body = markup.slice(0, CASES_PER_PAGE).join('\n');
+  const later: string[] = [];
+  for (let at = CASES_PER_PAGE; at < markup.length; at += CASES_PER_PAGE) {
+    later.push(
+      `<script type="text/x-wbplay-cases">${markup
+        .slice(at, at + CASES_PER_PAGE)
+        .join('\n')
+        .replace(/<\/(script)/gi, '<\\/$1')}</script>`,
+    );
+  }
   const data = jsonForScript(ctx.args);
   const title = `wbplay report: ${result.status} (${formatSummary(result.summary)})`;
   // Only this style and this script may run: an injected <script> or on* attribute would not.
@@ -67,7 +82,15 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     '<main>',
     runDetails(result),
     `<div class="toolbar"><input id="search" type="search" placeholder="Filter by case, playbook or study" aria-label="Filter cases"><span class="count" id="shown"></span>${options.review && options.review.checks.size > 0 ? `<button type="button" class="accept accept-run" data-checks="${esc([...options.review.checks].join(' '))}">Accept all ${options.review.checks.size} failing images</button>` : ''}</div>`,
-    result.cases.length > 0 ? `<div id="cases">\n${body}\n</div>` : '<p class="empty">No cases ran.</p>',
+    result.cases.length > 0
+      ? `<div id="cases" data-total="${result.cases.length}" data-page="${CASES_PER_PAGE}">\n${body}\n</div>`
+      : '<p class="empty">No cases ran.</p>',
+    ...(later.length > 0
+      ? [
+          `<p class="more"><button type="button" id="more">Show ${Math.min(CASES_PER_PAGE, result.cases.length - CASES_PER_PAGE)} more cases</button></p>`,
+          ...later,
+        ]
+      : []),
     '</main>',
     `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
     `<script type="application/json" id="wbplay-args">${data}</script>`,

@@ -1,0 +1,68 @@
+// A report of many cases opens with its first page of cases (failures first); the rest come a
+// page at a time, or all at once when a filter or a search needs them, and work as the first.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { CASES_PER_PAGE, writeHtmlReport } from '../../src/report/html.js';
+import type { CaseResult, RunResult } from '../../src/result/result.js';
+import { summarize } from '../../src/result/result.js';
+import { recordedResult, writeArtefactImages } from './replay.js';
+
+const CASES = CASES_PER_PAGE * 2 + 50;
+
+/** The recorded run's cases repeated (ids and names numbered), its failing case among the last ones. */
+function manyCases(): RunResult {
+  const base = recordedResult();
+  const passed = base.cases.find((c) => c.status === 'passed')!;
+  const failed = base.cases.find((c) => c.status === 'failed')!;
+  const cases: CaseResult[] = Array.from({ length: CASES }, (_, i) => {
+    const c = structuredClone(i === CASES - 3 ? failed : passed);
+    c.id = `case-${String(i).padStart(4, '0')}`;
+    c.name = `cohort · case-${String(i).padStart(4, '0')}`;
+    return c;
+  });
+  return { ...base, cases, summary: summarize(cases) };
+}
+
+test('a report of many cases opens with one page, failures first; the rest come on demand and for a search', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'wbplay-pages-html-'));
+  const result = manyCases();
+  const out = join(root, 'out');
+  await writeArtefactImages(result, out);
+  const file = await writeHtmlReport(result, out);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  t.after(async () => {
+    await browser.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(file).href);
+  const count = (): Promise<number> => page.locator('details.case').count();
+  assert.equal(await count(), CASES_PER_PAGE);
+  assert.match(
+    (await page.locator('details.case').first().getAttribute('data-search'))!,
+    new RegExp(`case-${String(CASES - 3).padStart(4, '0')}`),
+    'the failing case comes first',
+  );
+  assert.equal(await page.locator('#shown').textContent(), `${CASES_PER_PAGE} of ${CASES} cases shown`);
+  await page.locator('#more').click();
+  assert.equal(await count(), CASES_PER_PAGE * 2);
+  // A search reaches the cases not added yet.
+  await page.locator('#search').fill(`case-${String(CASES - 1).padStart(4, '0')}`);
+  assert.equal(await count(), CASES);
+  assert.equal(await page.locator('details.case:not([hidden])').count(), 1);
+  assert.equal(await page.locator('#shown').textContent(), `1 of ${CASES} cases shown`);
+  assert.equal(await page.locator('#more').isHidden(), true);
+  // A case of a later page works as one of the first: its arguments open.
+  const late = page.locator('details.case:not([hidden])');
+  await late.locator('summary').click();
+  await late.locator('.args-toggle').first().click();
+  assert.match((await late.locator('pre.args').first().textContent())!, /as planned:/);
+  assert.deepEqual(errors, []);
+});
