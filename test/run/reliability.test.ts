@@ -2,15 +2,14 @@
 // under the retry policy, a scene that cannot be cleared, and workbenches that cannot be reached.
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { connect } from '../../src/client/index.js';
 import { WorkbenchUnreachableError } from '../../src/run/preflight.js';
 import { runPlans } from '../../src/run/runner.js';
 import { redact } from '../../src/run/workbenches.js';
 import { cohortPlan, FAST_RETRY, makeCohort, wbplay, type Cohort } from '../helpers/cohort.js';
+import { deadPort, nodeNames } from '../helpers/net.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
 let dir = '';
@@ -24,24 +23,6 @@ before(async () => {
 after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** A loopback port that nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function nodeNames(url: string): Promise<string[]> {
-  const client = connect({ url });
-  try {
-    return (await client.nodes.list()).map((n) => n.name).sort();
-  } finally {
-    await client.close();
-  }
-}
 
 test('the clean-up between studies is retried; a DELETE whose answer was lost and then answers 404 has succeeded', async (t) => {
   // The first removal is applied but its answer lost (its retry answers 404); the third answers 503 once.
@@ -158,17 +139,8 @@ test('a token the workbench refuses ends the run before any case, names where to
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /the API token was not accepted \(HTTP 401\)/);
   assert.doesNotMatch(result.stdout + result.stderr, /wrong-token-27182|right-token-31415/);
-  assert.deepEqual(await nodeNamesWithToken(wb.url, 'right-token-31415'), []);
+  assert.deepEqual(await nodeNames(wb.url, 'right-token-31415'), []);
 });
-
-async function nodeNamesWithToken(url: string, token: string): Promise<string[]> {
-  const client = connect({ url, token });
-  try {
-    return (await client.nodes.list()).map((n) => n.name);
-  } finally {
-    await client.close();
-  }
-}
 
 test("a stalled exchange is abandoned at the request timeout and retried within the step's time", async (t) => {
   const wb = await startTestWorkbench({

@@ -2,11 +2,11 @@
 // that is gone) and shows in no byte of any output: files, stdout, stderr.
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { makeCohort, wbplay, type Cohort } from '../helpers/cohort.js';
+import { deadPort } from '../helpers/net.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
 const TOKEN = 'tok-7a1c9e-never-shown';
@@ -107,10 +107,7 @@ test('a refused token, and a workbench that is gone, are reported without the to
   assert.match(refused.stderr, /HTTP 401/);
   await assertNowhere(join(dir, 'refused'), refused.stdout + refused.stderr);
 
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  const port = await deadPort();
   const gone = await wbplay(
     [
       'run',
