@@ -5,103 +5,13 @@ import { RESULT_VERSION, type RunResult } from '../result/result.js';
 import { JSON_REPORT_FILE } from './json.js';
 import { ReportError } from './report-error.js';
 
-const STATUS = { enum: ['passed', 'failed', 'error', 'skipped'] };
-const SPAN = {
-  type: 'object',
-  required: ['file', 'line', 'col'],
-  properties: { file: { type: 'string' }, line: { type: 'integer' }, col: { type: 'integer' } },
-};
-const ERROR = {
-  type: 'object',
-  required: ['code', 'message'],
-  properties: { code: { type: 'string' }, message: { type: 'string' } },
-};
-
 /**
- * What a reader relies on in a `report.json`. Fields it does not list may be there: a newer
- * wbplay of the same result version may add optional fields, and they are carried along.
+ * The published shape of report.json (schemas/report.schema.json, shipped with the package): the
+ * one description of the file, read when a report is first read back.
  */
-const RUN_RESULT_SCHEMA = {
-  type: 'object',
-  required: ['version', 'startedAt', 'durationMs', 'status', 'provenance', 'cases', 'summary'],
-  properties: {
-    version: { type: 'integer' },
-    startedAt: { type: 'string' },
-    durationMs: { type: 'number', minimum: 0 },
-    status: STATUS,
-    provenance: {
-      type: 'object',
-      required: ['playbooks', 'wbplay'],
-      properties: {
-        playbooks: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['path', 'sha256'],
-            properties: { path: { type: 'string' }, sha256: { type: 'string' } },
-          },
-        },
-        workbench: { type: 'object' },
-        wbplay: { type: 'string' },
-      },
-    },
-    cases: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'name', 'playbook', 'status', 'durationMs', 'steps'],
-        properties: {
-          id: { type: 'string' },
-          name: { type: 'string' },
-          playbook: { type: 'string' },
-          status: STATUS,
-          durationMs: { type: 'number', minimum: 0 },
-          steps: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: [
-                'index',
-                'kind',
-                'description',
-                'span',
-                'status',
-                'durationMs',
-                'attempts',
-                'artefacts',
-                'notices',
-              ],
-              properties: {
-                index: { type: 'integer' },
-                kind: { type: 'string' },
-                description: { type: 'string' },
-                span: SPAN,
-                status: STATUS,
-                durationMs: { type: 'number', minimum: 0 },
-                attempts: {
-                  type: 'array',
-                  items: { type: 'object', required: ['n', 'startedAt', 'durationMs'], properties: { error: ERROR } },
-                },
-                error: ERROR,
-                artefacts: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['kind', 'path'],
-                    properties: { kind: { type: 'string' }, path: { type: 'string' } },
-                  },
-                },
-                image: { type: 'object', required: ['golden', 'outcome', 'message'] },
-                notices: { type: 'array', items: { type: 'string' } },
-              },
-            },
-          },
-        },
-      },
-    },
-    summary: { type: 'object' },
-  },
-} as const;
+async function publishedSchema(): Promise<object> {
+  return JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+}
 
 let validator: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined;
 
@@ -144,7 +54,7 @@ export async function readRunResult(location: string): Promise<RunResult> {
       'merge reports with the wbplay version that wrote them',
     );
   }
-  validator ??= new Ajv({ allErrors: false, strict: false }).compile(RUN_RESULT_SCHEMA);
+  validator ??= new Ajv({ allErrors: false, strict: false }).compile(await publishedSchema());
   if (!validator(data)) {
     const first = validator.errors?.[0];
     const where = first?.instancePath || '/';
