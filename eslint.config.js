@@ -7,23 +7,25 @@ import tseslint from 'typescript-eslint';
  * -> run -> report -> cli) and the independence of the low layers cannot erode. Only the CLI and
  * the package root may reach the reference workbench (sim/).
  */
-const LOW = ['api', 'diagnostics', 'image', 'files', 'result'];
+const LOW = ['api', 'markup', 'diagnostics', 'image', 'files', 'result'];
 export const LAYERS = {
   api: [],
+  markup: [],
   diagnostics: [],
   image: [],
   files: ['image'],
   result: ['api', 'diagnostics', 'image', 'files'],
   playbook: ['diagnostics'],
   compare: [...LOW],
+  figure: [...LOW],
   client: [...LOW],
   sim: [...LOW],
-  steps: [...LOW, 'client', 'compare', 'playbook'],
-  compile: [...LOW, 'client', 'compare', 'playbook', 'steps'],
-  run: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile'],
-  report: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run'],
+  steps: [...LOW, 'client', 'compare', 'figure', 'playbook'],
+  compile: [...LOW, 'client', 'compare', 'figure', 'playbook', 'steps'],
+  run: [...LOW, 'client', 'compare', 'figure', 'playbook', 'steps', 'compile'],
+  report: [...LOW, 'client', 'compare', 'figure', 'playbook', 'steps', 'compile', 'run'],
   record: [...LOW, 'client'],
-  cli: [...LOW, 'client', 'compare', 'playbook', 'steps', 'compile', 'run', 'report', 'record', 'sim'],
+  cli: [...LOW, 'client', 'compare', 'figure', 'playbook', 'steps', 'compile', 'run', 'report', 'record', 'sim'],
 };
 
 function folderRule(folder) {

@@ -17,7 +17,7 @@ test('an import against the pipeline order fails lint and names what the folder 
     "import { runPlans } from '../run/runner.js';\nexport const x = runPlans;\n",
   );
   assert.equal(messages.length, 1);
-  assert.match(messages[0]!, /src\/client\/ may import only api, diagnostics, image, files, result/);
+  assert.match(messages[0]!, /src\/client\/ may import only api, markup, diagnostics, image, files, result/);
 });
 
 test('low layers and the runner cannot reach the reference workbench; nested files are held too', async () => {
