@@ -181,6 +181,10 @@ export class StepContext implements StepCompileContext {
     return undefined;
   }
 
+  knownAliases(): readonly string[] {
+    return [...this.state.aliases];
+  }
+
   defineNode(alias: string | undefined, name: string | undefined): void {
     if (alias !== undefined) this.state.aliases.add(alias);
     if (name !== undefined) this.state.names.add(name);

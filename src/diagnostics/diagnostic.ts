@@ -41,7 +41,10 @@ export type DiagnosticCode =
   | 'LAYOUT_INVALID'
   | 'NEEDS_FOREACH'
   | 'UNKNOWN_TILE'
-  | 'STUDY_IN_SAVE';
+  | 'STUDY_IN_SAVE'
+  | 'FIGURE_TOO_SMALL'
+  | 'FIGURE_SHAPE'
+  | 'SCALE_BAR_3D';
 
 /**
  * Where a problem is: 1-based line and column of its first character and of the character

@@ -1,3 +1,4 @@
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { addPngText, readPngText } from '../image/png-text.js';
 
 /** What made a figure, carried inside the PNG so the file can always be traced back. */
@@ -64,4 +65,25 @@ export function readProvenance(png: Uint8Array): FigureProvenance | undefined {
     }
   }
   return p;
+}
+
+/**
+ * Provenance without the machine's folders, so a figure made from the same playbook and data has
+ * the same bytes on every machine: the playbook by its file name, an input inside the playbook's
+ * folder by its path from there, one elsewhere (a data folder named on the command line) by its
+ * file name. The hashes say which data it was.
+ */
+export function portableProvenance(p: FigureProvenance): FigureProvenance {
+  const base = dirname(resolve(p.playbook));
+  const portable = (path: string): string => {
+    const rel = relative(base, resolve(path));
+    return rel.startsWith('..') || isAbsolute(rel) ? basename(path) : rel.split(sep).join('/');
+  };
+  const inputs: Record<string, string> = {};
+  for (const [path, hash] of Object.entries(p.inputs ?? {})) {
+    let key = portable(path);
+    for (let n = 2; key in inputs; n++) key = `${portable(path)} (${n})`;
+    inputs[key] = hash;
+  }
+  return { ...p, playbook: basename(p.playbook), ...(p.inputs !== undefined ? { inputs } : {}) };
 }

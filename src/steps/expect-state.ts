@@ -1,6 +1,7 @@
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { showNode } from './describe.js';
 import type { StepRunContext } from './run-context.js';
+import { propertyValue } from './property-value.js';
 import { object } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
@@ -169,20 +170,13 @@ async function readState(
         name: node.name,
         parent: node.parent_uid,
         data_type: node.data_type,
-        visible: plain(props.visible),
-        opacity: plain(props.opacity),
-        color: plain(props.color),
+        visible: propertyValue(props.visible),
+        opacity: propertyValue(props.opacity),
+        color: propertyValue(props.color),
       };
       return { actual, resolved: { kind: 'node', node: { uid } } };
     }
   }
-}
-
-/** `{type: 'ColorProperty', value: [...]}` reads as its value. */
-function plain(value: unknown): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value
-    ? (value as { value: unknown }).value
-    : value;
 }
 
 /** What differs between `want` and `got`, with the path into the value; objects compare only the keys wanted. */

@@ -1,6 +1,7 @@
 import { camera } from './camera.js';
 import { expectImage } from './expect-image.js';
 import { expectState } from './expect-state.js';
+import { figure } from './figure.js';
 import { hideAll } from './hide-all.js';
 import { include } from './include.js';
 import { layout } from './layout.js';
@@ -32,6 +33,7 @@ export const registry = {
   layout,
   window_node: windowNode,
   screenshot,
+  figure,
   expect_image: expectImage,
   expect_state: expectState,
   wait,

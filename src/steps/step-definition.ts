@@ -19,6 +19,7 @@ export const STEP_KINDS = [
   'layout',
   'window_node',
   'screenshot',
+  'figure',
   'expect_image',
   'expect_state',
   'wait',
@@ -53,6 +54,8 @@ export interface StepCompileContext {
   window(value: string, path: ValuePath, accept: readonly WindowTarget[]): WindowAddress | undefined;
   /** A node reference, which must name a node an earlier step defined (or be `uid:`/`name:`). */
   node(value: string, path: ValuePath): NodeRef | undefined;
+  /** The aliases earlier steps of this case defined, in the order they did. */
+  knownAliases(): readonly string[];
   /** Makes an alias and/or a node name known to later steps. */
   defineNode(alias: string | undefined, name: string | undefined): void;
   /** The MxN cells of the last layout step, when it is known at compile time. */

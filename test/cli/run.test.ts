@@ -93,11 +93,12 @@ test('the regression example passes against its checked-in goldens in CI and wri
   assert.match(await readFile(join(out, 'junit.xml'), 'utf8'), /<testsuites[^>]* tests="1"/);
 });
 
-test('the figure example makes its MxN figure at the size asked', async () => {
+test('the figure example makes its figure, PNG and SVG, quietly', async () => {
   const out = join(dir, 'figure');
   const r = await wbplay(['run', join(root, 'playbooks', 'figure.yaml'), '--out', out, '--quiet']);
   assert.equal(r.code, 0, r.stderr);
-  assert.deepEqual(size(await readFile(join(out, 'modality-grid.png'))), [1500, 1000]);
+  assert.equal(size(await readFile(join(out, 'tumour-figure.png')))[0], 2161, '183 mm at 300 dpi');
+  assert.match(await readFile(join(out, 'tumour-figure.svg'), 'utf8'), /^<svg /);
   assert.equal(r.stdout, '', '--quiet prints no progress');
 });
 

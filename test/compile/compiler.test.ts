@@ -47,6 +47,7 @@ steps:
   - camera: { window: stdmulti/axial, parallel_scale: 40 }
   - window_node: { window: stdmulti/3d, node: ct, layer: 2 }
   - screenshot: { of: app, save: out/app.jpg }
+  - figure: { save: out/figure.png, width: 89mm, panels: [{ window: mxn/mxn__a, scale_bar: 10 }] }
   - expect_image: { of: stdmulti, golden: g.png }
   - expect_state: { of: position, equals: { position: [1, 2, 3] } }
   - wait: { ms: 5 }

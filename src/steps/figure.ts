@@ -1,0 +1,439 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { layoutFigure, drawFigure, type LegendEntry } from '../figure/compose.js';
+import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
+import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
+import { segmentationLabels } from '../figure/segmentation-labels.js';
+import type { FigurePanel, ScaleBar } from '../figure/svg.js';
+import { portableProvenance, provenanceEntries } from '../files/provenance.js';
+import type { Rgb } from '../image/rgba.js';
+import type { Artefact } from '../result/result.js';
+import { showFile } from './describe.js';
+import { propertyValue } from './property-value.js';
+import { object, ref } from './schema-defs.js';
+import type { JsonSchema, NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
+import type { WindowAddress } from './window-address.js';
+import { capture, windowHandle } from './window-handle.js';
+
+type Window = Extract<WindowAddress, { target: 'window' }>;
+
+export interface FigurePanelArgs {
+  window?: Window;
+  /** An image file shown instead of a capture (PNG or JPEG). */
+  image?: string;
+  title?: string;
+  /** Millimetres; 2D windows only. */
+  scaleBar?: { mm: number; color: Rgb };
+}
+
+export interface FigureArgs {
+  save: string;
+  /** The SVG beside the PNG, unless `svg: false`. */
+  svg?: string;
+  dpi: number;
+  /** Every length in pixels at `dpi`. */
+  grid: Omit<GridSpec, 'legendLines'>;
+  panels: FigurePanelArgs[];
+  letters: string[];
+  columnHeadings: string[];
+  rowHeadings: string[];
+  background: Rgb;
+  textColor: Rgb;
+  letterColor: Rgb;
+  legend: { nodes: NodeRef[]; entries: LegendEntry[] };
+}
+
+const DEFAULT_DPI = 300;
+const DEFAULT_POINTS = 8;
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+const length = (description: string): JsonSchema => ({ description, type: 'string', pattern: LENGTH_PATTERN });
+const texts = (description: string): JsonSchema => ({
+  description,
+  type: 'array',
+  items: { description: 'One line of text; empty for none.', type: 'string' },
+});
+
+const PANEL = object(
+  {
+    window: { ...ref('window'), description: 'The render window captured for this panel, at the panel size.' },
+    image: { ...ref('file'), description: 'An image file (PNG or JPEG) shown in this panel instead of a capture.' },
+    title: { description: 'A line above the panel.', type: 'string' },
+    scale_bar: {
+      description: 'A scale bar of this many millimetres, from the window camera; 2D windows only.',
+      anyOf: [
+        { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0 },
+        object(
+          {
+            length: { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0 },
+            color: { ...ref('color'), description: 'Colour of the bar and its label; default white.' },
+          },
+          ['length'],
+          { description: 'A scale bar with its colour.' },
+        ),
+      ],
+    },
+  },
+  [],
+  { description: 'One panel: a window capture or an image file.', minProperties: 1 },
+);
+
+export const figure: StepDefinition<'figure', FigureArgs> = {
+  kind: 'figure',
+  summary:
+    'Compose window captures into one publication figure (PNG with its dpi, and SVG): panel letters, headings, scale bars, a legend, sized in mm or inches.',
+  schema: object(
+    {
+      save: {
+        description: 'The PNG to write, e.g. ${out}/figure-1.png; the SVG goes beside it.',
+        type: 'string',
+        pattern: '\\.png$',
+      },
+      svg: { description: 'Write the SVG beside the PNG (default true).', type: 'boolean' },
+      width: length('Width of the whole figure: 89mm, 183mm, 7in, 2000px.'),
+      height: length('Height of the whole figure; default: from the panels, square unless `aspect` says otherwise.'),
+      dpi: { description: 'Dots per inch (default 300).', type: 'integer', minimum: 50, maximum: 2400 },
+      columns: {
+        description: 'Panels per row; default: one per column heading, else all panels in one row.',
+        type: 'integer',
+        minimum: 1,
+      },
+      aspect: {
+        description: 'Panel height over panel width when `height` is not given (default 1).',
+        type: 'number',
+        exclusiveMinimum: 0,
+        maximum: 10,
+      },
+      panels: {
+        description: 'The panels, row by row.',
+        type: 'array',
+        minItems: 1,
+        items: PANEL,
+      },
+      letters: {
+        description: 'Panel letters: `upper` (A, B, …, the default), `lower` (a, b, …), `none`, or your own list.',
+        anyOf: [
+          { description: 'A lettering style.', enum: ['upper', 'lower', 'none'] },
+          texts('One letter (or label) per panel, in order.'),
+        ],
+      },
+      column_headings: texts('Headings above the columns.'),
+      row_headings: texts('Headings left of the rows, turned upright.'),
+      font_size: {
+        description: 'Type size in points (default 8).',
+        type: 'number',
+        minimum: 4,
+        maximum: 72,
+      },
+      margin: length('Space around the figure (default 1mm).'),
+      gap: length('Space between panels (default 1mm).'),
+      background: { ...ref('color'), description: 'Background colour (default white).' },
+      text_color: { ...ref('color'), description: 'Colour of headings, titles and the legend (default black).' },
+      letter_color: { ...ref('color'), description: 'Colour of the panel letters (default white).' },
+      legend: object(
+        {
+          nodes: {
+            description: 'Nodes whose names and colours are listed; a segmentation lists its labels.',
+            type: 'array',
+            items: ref('node'),
+          },
+          entries: {
+            description: 'Entries given here, after those of the nodes.',
+            type: 'array',
+            items: object(
+              {
+                name: { description: 'The text of the entry.', type: 'string', minLength: 1 },
+                color: ref('color'),
+              },
+              ['name', 'color'],
+              { description: 'One legend entry.' },
+            ),
+          },
+        },
+        [],
+        { description: 'A legend of coloured structures below the panels.', minProperties: 1 },
+      ),
+    },
+    ['save', 'width', 'panels'],
+  ),
+  compile(raw, ctx) {
+    const r = raw as RawFigure;
+    const dpi = r.dpi ?? DEFAULT_DPI;
+    const px = (text: string | undefined, fallback: string, key: string): number =>
+      Math.round(lengthInPixels(text ?? fallback, dpi) ?? badLength(ctx, key));
+    const panels = r.panels.map((p, i) => compilePanel(p, i, ctx));
+    const columns = r.columns ?? (r.column_headings?.length || r.panels.length);
+    const rows = Math.ceil(r.panels.length / columns);
+    const letters = lettersOf(r.letters, r.panels.length, ctx);
+    checkCount(ctx, 'column_headings', r.column_headings, columns, 'columns');
+    checkCount(ctx, 'row_headings', r.row_headings, rows, 'rows');
+    const grid: Omit<GridSpec, 'legendLines'> = {
+      width: px(r.width, r.width, 'width'),
+      ...(r.height !== undefined ? { height: px(r.height, r.height, 'height') } : {}),
+      rows,
+      columns,
+      margin: px(r.margin, '1mm', 'margin'),
+      gap: px(r.gap, '1mm', 'gap'),
+      fontPx: pointsInPixels(r.font_size ?? DEFAULT_POINTS, dpi),
+      columnHeadings: (r.column_headings ?? []).length > 0,
+      rowHeadings: (r.row_headings ?? []).length > 0,
+      titles: r.panels.some((p) => p.title !== undefined),
+      aspect: r.aspect ?? 1,
+    };
+    const legend = {
+      nodes: (r.legend?.nodes ?? []).flatMap((n, i) => ctx.node(n, ['legend', 'nodes', i]) ?? []),
+      entries: r.legend?.entries ?? [],
+    };
+    const hasLegend = legend.nodes.length + legend.entries.length > 0;
+    const fits = gridGeometry({ ...grid, legendLines: hasLegend ? 1 : 0 });
+    if (isGeometryProblem(fits))
+      ctx.error('FIGURE_TOO_SMALL', [r.height !== undefined ? 'height' : 'width'], fits.problem, fits.hint);
+    const save = ctx.outputFile(r.save, ['save']);
+    return {
+      save,
+      ...(r.svg !== false ? { svg: ctx.outputFile(r.save.replace(/\.png$/, '.svg'), ['save']) } : {}),
+      dpi,
+      grid,
+      panels,
+      letters,
+      columnHeadings: r.column_headings ?? [],
+      rowHeadings: r.row_headings ?? [],
+      background: r.background ?? [1, 1, 1],
+      textColor: r.text_color ?? [0, 0, 0],
+      letterColor: r.letter_color ?? [1, 1, 1],
+      legend,
+    };
+  },
+  async run(a, ctx) {
+    const call = { signal: ctx.signal };
+    const legend: LegendEntry[] = [];
+    const resolved: string[] = [];
+    for (const node of a.legend.nodes) {
+      const uid = await ctx.resolveNode(node);
+      resolved.push(uid);
+      legend.push(...(await legendOfNode(ctx.client, uid, call)));
+    }
+    legend.push(...a.legend.entries);
+
+    const layout = layoutFigure(a.grid, legend);
+    if ('problem' in layout) return failed('FIGURE_TOO_SMALL', `${layout.problem}`, layout.hint);
+    const { geometry } = layout;
+    const panels: FigurePanel[] = [];
+    for (const [i, p] of a.panels.entries()) {
+      const panel: FigurePanel = {
+        cell: i,
+        ...(await panelImage(p, geometry.panelWidth, geometry.panelHeight, ctx)),
+        ...(a.letters[i] !== undefined ? { letter: a.letters[i] } : {}),
+        ...(p.title !== undefined ? { title: p.title } : {}),
+      };
+      if (p.scaleBar && p.window) {
+        const bar = await scaleBar(p.window, p.scaleBar, geometry.panelHeight, ctx);
+        if (!bar)
+          return failed(
+            'NO_SCALE',
+            `the camera of ${p.window.address} has no parallel_scale to measure the scale bar of panel ${i + 1} with`,
+            'put scale bars on 2D windows only',
+          );
+        if (bar.length > geometry.panelWidth - Math.round(a.grid.fontPx * 1.2)) {
+          return failed(
+            'SCALE_BAR_TOO_LONG',
+            `the ${p.scaleBar.mm} mm scale bar of panel ${i + 1} (${p.window.address}) would be ${bar.length} pixels long, but the panel is ${geometry.panelWidth} pixels wide`,
+            'choose a shorter scale bar, or zoom the window out (camera parallel_scale)',
+          );
+        }
+        panel.scaleBar = bar;
+      }
+      panels.push(panel);
+    }
+    const provenance = portableProvenance(await ctx.provenance());
+    const files = drawFigure(
+      {
+        geometry,
+        fontPx: a.grid.fontPx,
+        background: a.background,
+        textColor: a.textColor,
+        letterColor: a.letterColor,
+        panels,
+        columnHeadings: a.columnHeadings,
+        rowHeadings: a.rowHeadings,
+        legend: layout.legend,
+      },
+      a.dpi,
+      { ...provenanceEntries(provenance), 'wbplay:dpi': String(a.dpi) },
+    );
+    const artefacts: Artefact[] = [{ ...(await ctx.writeOutput(a.save, files.png, 'figure')), provenance }];
+    if (a.svg) artefacts.push(await ctx.writeOutput(a.svg, new TextEncoder().encode(files.svg), 'figure'));
+    return {
+      status: 'passed',
+      artefacts,
+      resolvedArgs: { ...a, legend: { ...a.legend, nodes: resolved.map((uid) => ({ uid })) } },
+    };
+  },
+  describe(a) {
+    return `compose ${a.panels.length} panel${a.panels.length === 1 ? '' : 's'} (${a.grid.rows}×${a.grid.columns}) into ${showFile(a.save)}${a.svg ? ' and .svg' : ''} at ${a.grid.width} px, ${a.dpi} dpi`;
+  },
+};
+
+interface RawFigure {
+  save: string;
+  svg?: boolean;
+  width: string;
+  height?: string;
+  dpi?: number;
+  columns?: number;
+  aspect?: number;
+  panels: Array<{
+    window?: string;
+    image?: string;
+    title?: string;
+    scale_bar?: number | { length: number; color?: Rgb };
+  }>;
+  letters?: 'upper' | 'lower' | 'none' | string[];
+  column_headings?: string[];
+  row_headings?: string[];
+  font_size?: number;
+  margin?: string;
+  gap?: string;
+  background?: Rgb;
+  text_color?: Rgb;
+  letter_color?: Rgb;
+  legend?: { nodes?: string[]; entries?: LegendEntry[] };
+}
+
+function compilePanel(p: RawFigure['panels'][number], i: number, ctx: StepCompileContext): FigurePanelArgs {
+  const at = ['panels', i];
+  if ((p.window === undefined) === (p.image === undefined)) {
+    ctx.error(
+      'EXCLUSIVE_FIELDS',
+      at,
+      `panel ${i + 1} needs exactly one of \`window\` and \`image\``,
+      'capture a window (`window: mxn/mxn__ct_axial`) or show a file (`image: diagram.png`)',
+    );
+    return {};
+  }
+  const window = p.window !== undefined ? ctx.window(p.window, [...at, 'window'], ['window']) : undefined;
+  const out: FigurePanelArgs = {
+    ...(window?.target === 'window' ? { window } : {}),
+    ...(p.image !== undefined ? { image: ctx.inputFile(p.image, [...at, 'image']) } : {}),
+    ...(p.title !== undefined ? { title: p.title } : {}),
+  };
+  if (p.scale_bar === undefined) return out;
+  const bar = typeof p.scale_bar === 'number' ? { length: p.scale_bar } : p.scale_bar;
+  if (p.image !== undefined) {
+    ctx.keyError(
+      'SCALE_BAR_3D',
+      [...at, 'scale_bar'],
+      `panel ${i + 1} shows an image file, which has no camera to measure a scale bar with`,
+      'put scale bars on panels that capture a 2D window',
+    );
+  } else if (window?.target === 'window' && window.kind === '3d') {
+    ctx.keyError(
+      'SCALE_BAR_3D',
+      [...at, 'scale_bar'],
+      `panel ${i + 1} captures the 3D window \`${window.address}\`: a perspective view has no single scale`,
+      'put scale bars on 2D windows (axial, sagittal, coronal, MxN cells) only',
+    );
+  } else out.scaleBar = { mm: bar.length, color: bar.color ?? [1, 1, 1] };
+  return out;
+}
+
+function lettersOf(value: RawFigure['letters'], count: number, ctx: StepCompileContext): string[] {
+  if (Array.isArray(value)) {
+    if (value.length < count)
+      ctx.error(
+        'FIGURE_SHAPE',
+        ['letters'],
+        `${value.length} letters for ${count} panels`,
+        `give one letter per panel, or write \`letters: upper\``,
+      );
+    return value;
+  }
+  if (value === 'none') return [];
+  const letters = Array.from({ length: count }, (_, i) => letterOf(i));
+  return value === 'lower' ? letters.map((l) => l.toLowerCase()) : letters;
+}
+
+/** A, B, …, Z, AA, AB, … */
+function letterOf(i: number): string {
+  return i < UPPER.length ? UPPER[i]! : letterOf(Math.floor(i / UPPER.length) - 1) + UPPER[i % UPPER.length]!;
+}
+
+function checkCount(
+  ctx: StepCompileContext,
+  key: string,
+  list: readonly string[] | undefined,
+  want: number,
+  what: string,
+): void {
+  if (list !== undefined && list.length > 0 && list.length !== want)
+    ctx.error(
+      'FIGURE_SHAPE',
+      [key],
+      `${list.length} ${key.replace('_', ' ')} for ${want} ${what}`,
+      `give one per ${what.slice(0, -1)} (an empty string leaves one out), or change \`columns\``,
+    );
+}
+
+function badLength(ctx: StepCompileContext, key: string): number {
+  ctx.error('BAD_LENGTH', [key], `\`${key}\` is not a length`, 'write a number and a unit: 89mm, 3.5in, 1.2cm, 2000px');
+  return 0;
+}
+
+function failed(
+  code: string,
+  message: string,
+  hint: string,
+): { status: 'failed'; failure: { code: string; message: string; hint: string } } {
+  return { status: 'failed', failure: { code, message, hint } };
+}
+
+async function panelImage(
+  p: FigurePanelArgs,
+  width: number,
+  height: number,
+  ctx: Parameters<StepDefinition<'figure', FigureArgs>['run']>[1],
+): Promise<Pick<FigurePanel, 'bytes' | 'mime'>> {
+  if (p.window) {
+    const shot = await capture(ctx.client, p.window, { format: 'png', width, height, signal: ctx.signal });
+    return { bytes: shot.bytes, mime: 'image/png' };
+  }
+  const file = p.image ?? '';
+  return { bytes: await readFile(file), mime: /^\.jpe?g$/i.test(extname(file)) ? 'image/jpeg' : 'image/png' };
+}
+
+/**
+ * A 2D window's camera is orthographic: `parallel_scale` is half the height of the view in
+ * millimetres, so a capture `height` pixels high shows 2·parallel_scale/height mm per pixel.
+ */
+async function scaleBar(
+  window: Window,
+  bar: { mm: number; color: Rgb },
+  height: number,
+  ctx: Parameters<StepDefinition<'figure', FigureArgs>['run']>[1],
+): Promise<ScaleBar | undefined> {
+  const camera = await windowHandle(ctx.client, window).camera({ signal: ctx.signal });
+  const scale = camera.parallel_scale;
+  if (scale === null || !(scale > 0)) return undefined;
+  const mmPerPixel = (2 * scale) / height;
+  return { length: Math.round(bar.mm / mmPerPixel), label: `${bar.mm} mm`, color: bar.color };
+}
+
+/** A node as legend entries: a segmentation's visible labels, or the node's name in its colour. */
+async function legendOfNode(
+  client: Parameters<StepDefinition<'figure', FigureArgs>['run']>[1]['client'],
+  uid: string,
+  call: { signal: AbortSignal },
+): Promise<LegendEntry[]> {
+  const node = await client.nodes.get(uid, call);
+  if (node.data_type === 'MultiLabelSegmentation' || node.data_type === 'LabelSetImage') {
+    const data = await client.nodes.getData(uid, call);
+    const bytes = data.mode === 'direct' ? data.bytes : await readFile(data.file_path);
+    return segmentationLabels(bytes);
+  }
+  const color = propertyValue(await client.properties.get(uid, 'color', call));
+  const rgb: Rgb =
+    Array.isArray(color) && color.length >= 3 && color.every((c) => typeof c === 'number')
+      ? [color[0] as number, color[1] as number, color[2] as number]
+      : [1, 1, 1];
+  return [{ name: node.name, color: rgb }];
+}
