@@ -250,3 +250,32 @@ steps:
     assert.equal((await window.summary()).view_direction, cell.endsWith('axial') ? 'axial' : 'sagittal');
   }
 });
+
+test('in a cohort every study makes its own figure', async () => {
+  const pb = join(dir, 'cohort-figure.yaml');
+  await writeFile(
+    pb,
+    `version: 1
+foreach: { list: [{ name: one, x: 40 }, { name: two, x: 70 }] }
+vars: { data: ${JSON.stringify(demo)} }
+steps:
+  - load: { file: "\${data}/ct.nrrd", as: ct }
+  - reinit
+  - position: ["\${study.x}", 52, 36]
+  - figure:
+      save: \${out}/\${study.name}.png
+      width: 40mm
+      dpi: 150
+      svg: false
+      column_headings: ["\${study.name}"]
+      panels: [{ window: stdmulti/sagittal }]
+`,
+  );
+  const out = join(dir, 'cohort-figure');
+  const r = await wbplay(['run', pb, '--out', out, '--quiet'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const [one, two] = [await pixels(join(out, 'one.png')), await pixels(join(out, 'two.png'))];
+  assert.equal(one.width, Math.round((40 / 25.4) * 150));
+  assert.ok(differingPixels(one, two) > 0, 'each study its own slice and heading');
+  await assert.rejects(access(join(out, 'one.svg')), 'svg: false writes no SVG');
+});
