@@ -47,7 +47,15 @@ export async function withRetry<T>(
   hooks: RetryHooks,
   fn: (attempt: number) => Promise<T>,
 ): Promise<T> {
-  return pRetry(fn, {
+  let first: unknown;
+  try {
+    return await fn(1);
+  } catch (err) {
+    first = err;
+  }
+  // Almost every step succeeds at once, and setting p-retry up costs about as much as a cheap
+  // step: it is entered only after a failure, which it then handles as its own first attempt.
+  return pRetry((attempt) => (attempt === 1 ? Promise.reject(first) : fn(attempt)), {
     // Every option is given: p-retry fills in missing ones on each call, which costs more than
     // a cheap step itself.
     maxRetryTime: Number.POSITIVE_INFINITY,
