@@ -279,3 +279,51 @@ steps:
   assert.ok(differingPixels(one, two) > 0, 'each study its own slice and heading');
   await assert.rejects(access(join(out, 'one.svg')), 'svg: false writes no SVG');
 });
+
+test('an image file as a panel, titles, own letters and explicit legend entries, in inches', async () => {
+  const diagram = join(dir, 'diagram.png');
+  const { encodeRenderPng } = await import('../../src/image/png-encode.js');
+  await writeFile(
+    diagram,
+    encodeRenderPng(
+      {
+        width: 40,
+        height: 20,
+        data: new Uint8Array(40 * 20 * 4).fill(0).map((_, i) => (i % 4 === 1 ? 200 : i % 4 === 3 ? 255 : 0)),
+      },
+      true,
+    ),
+  );
+  const pb = join(dir, 'mixed.yaml');
+  await writeFile(
+    pb,
+    `version: 1
+vars: { data: ${JSON.stringify(demo)} }
+steps:
+  - load: { file: "\${data}/ct.nrrd", as: ct }
+  - reinit
+  - figure:
+      save: \${out}/mixed.png
+      width: 3.5in
+      dpi: 200
+      letters: [i, ii]
+      panels:
+        - { window: stdmulti/coronal, title: "CT <coronal> & more" }
+        - { image: diagram.png, title: Diagram }
+      legend: { entries: [{ name: Lesion, color: [1, 0, 0] }] }
+`,
+  );
+  const out = join(dir, 'mixed');
+  const r = await wbplay(['run', pb, '--out', out, '--quiet'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const image = await pixels(join(out, 'mixed.png'));
+  assert.equal(image.width, 700, '3.5 inches at 200 dpi');
+  const svg = await readFile(join(out, 'mixed.svg'), 'utf8');
+  for (const text of ['>i<', '>ii<', 'CT &lt;coronal&gt; &amp; more', '>Diagram<', '>Lesion<'])
+    assert.ok(svg.includes(text), `the SVG holds ${text}`);
+  // The file is fitted into the right panel, keeping its aspect: its middle is the file's green.
+  const right = [...svg.matchAll(/<image x="(\d+)" y="(\d+)" width="(\d+)" height="(\d+)"/g)][1]!;
+  const [x, y, w, h] = right.slice(1).map(Number) as [number, number, number, number];
+  const mid = ((y + (h >> 1)) * image.width + x + (w >> 1)) * 4;
+  assert.deepEqual([...image.data.subarray(mid, mid + 3)], [0, 200, 0]);
+});
