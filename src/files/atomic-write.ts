@@ -60,7 +60,7 @@ export async function writeChunksAtomic(
 }
 
 /** Few enough writes for speed, small enough that a batch is no memory worth counting. */
-const BATCH_CHARS = 1 << 20;
+const BATCH_CHARS = 1 << 16;
 
 async function writeAtomically(
   path: string,

@@ -60,7 +60,7 @@ export async function readRunResult(location: string): Promise<RunResultTree> {
 async function* linesOf(file: string): AsyncIterable<{ text: string; offset: number; bytes: number }> {
   let rest = Buffer.alloc(0);
   let offset = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 }) as AsyncIterable<Buffer>) {
     let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
     for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a)) {
       yield { text: data.toString('utf8', 0, end), offset, bytes: end };

@@ -119,7 +119,7 @@ export class CasesInFile extends ReadableCases {
   async reader(): Promise<CaseReader> {
     const shared = this.handle;
     const handle = shared ?? (await open(this.file, 'r'));
-    let buffer = Buffer.alloc(64 * 1024);
+    let buffer = Buffer.alloc(16 * 1024);
     return {
       read: async (position) => {
         const span = this.spans[position];
