@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import { CasesInFile, summaryOf, type CaseSpan, type CaseSummary } from '../result/case-list.js';
@@ -42,12 +41,21 @@ const CASES_OPEN = '"cases":[';
  */
 export async function openReport(location: string): Promise<RunResult> {
   const file = (await isFolder(location)) || !location.endsWith('.json') ? join(location, JSON_REPORT_FILE) : location;
+  // The cases are read again through this handle later, so a report replaced meanwhile (a merge
+  // written into a shard's folder) cannot change them.
+  let handle: FileHandle;
   try {
-    await stat(file);
+    handle = await open(file, 'r');
   } catch (error) {
     throw notFound(file, error);
   }
-  return (await readByLines(file)) ?? runOf(await readWhole(file));
+  let read: RunResult | undefined;
+  try {
+    read = await readByLines(file, handle);
+  } finally {
+    if (!read) await handle.close();
+  }
+  return read ?? runOf(await readWhole(file));
 }
 
 /** The run result as one tree: for small reports and tests. */
@@ -56,11 +64,12 @@ export async function readRunResult(location: string): Promise<RunResultTree> {
   return { ...result, cases: await result.cases.all() };
 }
 
-/** Lines of a file with where each starts, read a buffer at a time. */
-async function* linesOf(file: string): AsyncIterable<{ text: string; offset: number; bytes: number }> {
+/** Lines of an open file with where each starts, read a buffer at a time; the handle stays open. */
+async function* linesOf(handle: FileHandle): AsyncIterable<{ text: string; offset: number; bytes: number }> {
   let rest = Buffer.alloc(0);
   let offset = 0;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 18 }) as AsyncIterable<Buffer>) {
+  const stream = handle.createReadStream({ start: 0, highWaterMark: 1 << 18, autoClose: false });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
     let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
     for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a)) {
       yield { text: data.toString('utf8', 0, end), offset, bytes: end };
@@ -76,7 +85,7 @@ async function* linesOf(file: string): AsyncIterable<{ text: string; offset: num
  * A report in the line layout, or undefined when the file is laid out otherwise (the first
  * line is not a head that opens the cases).
  */
-async function readByLines(file: string): Promise<RunResult | undefined> {
+async function readByLines(file: string, handle: FileHandle): Promise<RunResult | undefined> {
   const check = await schemaValidators();
   const summaries: CaseSummary[] = [];
   const spans: CaseSpan[] = [];
@@ -84,7 +93,7 @@ async function readByLines(file: string): Promise<RunResult | undefined> {
   let tail: Record<string, unknown> | undefined;
   let line = 0;
   let expectMore = true;
-  for await (const { text: raw, offset, bytes } of linesOf(file)) {
+  for await (const { text: raw, offset, bytes } of linesOf(handle)) {
     line++;
     const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (head === undefined) {
@@ -124,7 +133,7 @@ async function readByLines(file: string): Promise<RunResult | undefined> {
     );
   const rest: unknown = { ...head, cases: [], ...tail };
   if (!check.report(rest)) throw notAResult(file, check.report.errors?.[0]);
-  return { ...(rest as RunResultTree), cases: new CasesInFile(file, summaries, spans) };
+  return { ...(rest as RunResultTree), cases: new CasesInFile(file, summaries, spans, handle) };
 }
 
 /** One case line, checked against the published case schema. */

@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { CaseResult, Status } from './result.js';
 
 /**
@@ -101,26 +101,32 @@ export interface CaseSpan {
   length: number;
 }
 
+/** A list's open file is closed once nothing can read the list any more. */
+const closeWhenDropped = new FinalizationRegistry<FileHandle>((handle) => {
+  void handle.close().catch(() => undefined);
+});
+
 /**
  * Cases whose JSON texts lie in a file at known places (the case lines of a report.json, or a
- * run's spool). A file that is already open (`handle`) is read through that handle, and each
- * pass opens nothing; otherwise each pass opens the file by its name.
+ * run's spool), read through the file's handle, which stays open as long as the list: the
+ * places stay right even when the file is replaced or removed by name (a merge written into a
+ * shard's own folder, the next run in the same folder).
  */
 export class CasesInFile extends ReadableCases {
   constructor(
     readonly file: string,
     readonly summaries: readonly CaseSummary[],
     private readonly spans: readonly CaseSpan[],
-    private readonly handle?: FileHandle,
+    private readonly handle: FileHandle,
   ) {
     super();
+    closeWhenDropped.register(this, handle);
   }
 
-  async reader(): Promise<CaseReader> {
-    const shared = this.handle;
-    const handle = shared ?? (await open(this.file, 'r'));
+  reader(): Promise<CaseReader> {
+    const handle = this.handle;
     let buffer = Buffer.alloc(16 * 1024);
-    return {
+    return Promise.resolve({
       read: async (position) => {
         const span = this.spans[position];
         if (!span) throw new RangeError(`no case at position ${position} of ${this.file}`);
@@ -129,7 +135,8 @@ export class CasesInFile extends ReadableCases {
         if (bytesRead < span.length) throw new Error(`${this.file} is shorter than when it was written`);
         return JSON.parse(buffer.toString('utf8', 0, span.length)) as CaseResult;
       },
-      close: () => (shared ? Promise.resolve() : handle.close()),
-    };
+      // The handle is the list's, not the pass's.
+      close: () => Promise.resolve(),
+    });
   }
 }

@@ -6,11 +6,6 @@ import type { CaseResult } from '../result/result.js';
 /** The run's case results as they end, one JSON line each, while the run lasts. */
 export const CASE_SPOOL_FILE = 'wbplay-cases.jsonl';
 
-/** A spool's handle is closed once nothing can read the cases of its run any more. */
-const closeWhenDropped = new FinalizationRegistry<FileHandle>((handle) => {
-  void handle.close().catch(() => undefined);
-});
-
 /**
  * Where a run puts each case's result as it ends, so memory holds only the cases in flight
  * and a summary of each ended one, however large the cohort. Lines are in the order cases
@@ -72,7 +67,6 @@ export class CaseSpool {
       );
     }
     const cases = new CasesInFile(this.file, this.summaries, this.spans, this.handle);
-    closeWhenDropped.register(cases, this.handle);
     // Where a file cannot be removed while open, it stays until the next run replaces it.
     await unlink(this.file).catch(() => undefined);
     return cases;

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { writeReportFiles } from '../../src/report/factory.js';
 import { writeJsonReport } from '../../src/report/json.js';
 import { mergeReports, mergeRunResults, relocate } from '../../src/report/merge.js';
 import { runStatus } from '../../src/result/result.js';
@@ -185,4 +186,27 @@ test('artefact paths move with the folder; absolute ones stay', () => {
   assert.equal(relocate('cases/a.png', '/ci/all/shard-1', '/ci/all'), 'shard-1/cases/a.png');
   assert.equal(relocate('/data/figs/a.png', '/ci/shard-1', '/ci/merged'), '/data/figs/a.png');
   assert.equal(relocate('a.png', 'shard', '.'), relative('.', 'shard/a.png'));
+});
+
+test('merged into the folder of one of its shards, the merge reads that shard as it was', async () => {
+  const root = await tempDir();
+  try {
+    const whole = recordedResult();
+    const a = shard(whole, ['study-01', 'study-03', 'study-05'], whole.startedAt, 10, 'http://a');
+    const b = shard(whole, ['study-02', 'study-04'], whole.startedAt, 10, 'http://b');
+    const dirA = join(root, 'a');
+    const dirB = join(root, 'b');
+    await writeJsonReport(runOf(a), dirA);
+    await writeJsonReport(runOf(b), dirB);
+    // report.json of shard a is replaced by the merged one while its cases are still read for the other files.
+    await writeReportFiles(await mergeReports([dirA, dirB], dirA), dirA);
+    const merged = await readRunResult(dirA);
+    assert.deepEqual(
+      merged.cases.map((c) => c.id),
+      ['study-01', 'study-02', 'study-03', 'study-04', 'study-05'],
+    );
+    assert.match(await readFile(join(dirA, 'junit.xml'), 'utf8'), /tests="5"/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });
