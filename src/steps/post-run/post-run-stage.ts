@@ -43,7 +43,7 @@ export interface PostRunCompileContext {
 export interface PostRunContext {
   /** The playbook the stage belongs to, for its figures' provenance. */
   playbook: { path: string; sha256: string };
-  /** The results of this run's cases of the playbook, in plan order (a shard runs some of them). */
+  /** The summaries of this run's cases of the playbook, in plan order (a shard runs some of them). */
   cases: readonly CaseSummary[];
   /** Reports and figure paths are relative to it. */
   outputDir: string;
