@@ -2,15 +2,20 @@
 // workbench, json and html reports), in one process: how the cost per study, the memory, the
 // resume journal and the HTML report grow with the cohort. `npm run bench -- scale` runs 1,000
 // and 2,000 studies (about three minutes here); WBPLAY_BENCH_BIG=1 runs 1,000 and 10,000 (much
-// longer), as the targets are stated.
+// longer), as the targets are stated. Then merge-reports of generated shard reports (10 and 100
+// shards of 100 studies each), each merge in a process of its own: its time and peak memory
+// (WBPLAY_BENCH_MERGE_ONLY=1 runs these merges alone).
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { loadPlaybook } from '../src/compile/index.js';
 import { createReporters } from '../src/report/factory.js';
+import { writeJsonReport } from '../src/report/json.js';
+import { runOf, summarize, type CaseResult } from '../src/result/result.js';
 import { runPlans } from '../src/run/runner.js';
 import { embeddedWorkbenches } from '../src/sim/embedded.js';
 import { writeNrrd } from '../src/sim/io/nrrd-writer.js';
@@ -133,9 +138,125 @@ async function htmlLoad(file: string): Promise<number | undefined> {
 
 const mb = (b: number): string => `${(b / 1024 / 1024).toFixed(0)} MB`;
 
+const STUDIES_PER_SHARD = 100;
+const MERGES = [10, 100];
+
+/** A case as a scale run writes it: a load and a screenshot of one study, with its artefact. */
+function studyCase(id: string): CaseResult {
+  const span = (line: number) => ({ file: 'scale.yaml', line, col: 5 });
+  const attempt = { n: 1, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 3 };
+  return {
+    id,
+    name: `Scale · ${id}`,
+    playbook: 'scale.yaml',
+    study: { name: id },
+    status: 'passed',
+    durationMs: 9,
+    workbench: 'embedded #1',
+    steps: [
+      {
+        index: 1,
+        kind: 'load',
+        description: 'tiny.nrrd as img',
+        span: span(6),
+        status: 'passed',
+        durationMs: 4,
+        attempts: [attempt],
+        args: { file: 'tiny.nrrd', as: 'img' },
+        resolvedArgs: { file: '/data/tiny.nrrd', as: 'img', uid: `n-${id}` },
+        artefacts: [],
+        notices: [],
+      },
+      {
+        index: 2,
+        kind: 'screenshot',
+        description: `stdmulti/axial to out/${id}.png`,
+        span: span(7),
+        status: 'passed',
+        durationMs: 5,
+        attempts: [attempt],
+        args: { of: 'stdmulti/axial', save: `out/${id}.png`, width: 64, height: 64 },
+        artefacts: [{ kind: 'screenshot', path: `${id}.png` }],
+        notices: [],
+      },
+    ],
+  };
+}
+
+/** `shards` shard folders of 100 studies each, studies dealt round-robin as a hash would spread them. */
+async function shardReports(root: string, shards: number): Promise<string[]> {
+  const dirs: string[] = [];
+  const total = shards * STUDIES_PER_SHARD;
+  for (let s = 0; s < shards; s++) {
+    const cases: CaseResult[] = [];
+    for (let i = s; i < total; i += shards) cases.push(studyCase(`s${String(i).padStart(5, '0')}`));
+    const dir = join(root, `shards-${shards}`, `shard-${s + 1}`);
+    await writeJsonReport(
+      runOf({
+        version: 1,
+        startedAt: new Date(Date.UTC(2026, 0, 1, 0, s)).toISOString(),
+        durationMs: 60_000,
+        status: 'passed',
+        provenance: { playbooks: [{ path: 'scale.yaml', sha256: 'ab'.repeat(32) }], wbplay: '0.1.0' },
+        cases,
+        summary: summarize(cases),
+      }),
+      dir,
+    );
+    dirs.push(dir);
+  }
+  return dirs;
+}
+
+interface MergeFigures {
+  shards: number;
+  cases: number;
+  ms: number;
+  peakRss: number;
+}
+
+/** merge-reports of the shards in a fresh process (bench/merge-shards.ts), as the CLI runs it. */
+async function mergeOf(root: string, shards: number): Promise<MergeFigures> {
+  const dirs = await shardReports(root, shards);
+  const script = fileURLToPath(new URL('merge-shards.ts', import.meta.url));
+  const out = join(root, `merged-${shards}`);
+  const text = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, out, ...dirs], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`merge exited with ${code}`))));
+  });
+  const figures = JSON.parse(text) as { ms: number; peakRss: number; cases: number };
+  return { shards, ...figures };
+}
+
+async function merges(root: string): Promise<void> {
+  const results: MergeFigures[] = [];
+  for (const n of MERGES) results.push(await mergeOf(root, n));
+  console.log('');
+  console.log('| merge-reports | cases | time | ms/case | peak RSS |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
+  for (const r of results)
+    console.log(
+      `| ${r.shards} shards × ${STUDIES_PER_SHARD} | ${r.cases} | ${(r.ms / 1000).toFixed(2)} s | ${(r.ms / r.cases).toFixed(3)} | ${mb(r.peakRss)} |`,
+    );
+  const [small, big] = results as [MergeFigures, MergeFigures];
+  console.log(
+    `merge peak RSS ${big.shards} / ${small.shards} shards: ${(big.peakRss / small.peakRss).toFixed(2)}x (target: <= 1.2)`,
+  );
+  console.log(
+    `merge time per case ${big.shards} / ${small.shards} shards: ${(big.ms / big.cases / (small.ms / small.cases)).toFixed(2)}x (target: <= 1.2); ${big.cases} cases in ${(big.ms / 1000).toFixed(2)} s (target: <= 10 s)`,
+  );
+}
+
 export default async function scale(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'wbplay-bench-scale-'));
   try {
+    // The merges alone take a minute; the cohorts much longer.
+    if (process.env.WBPLAY_BENCH_MERGE_ONLY === '1') return await merges(root);
     const results: Figures[] = [];
     for (const n of SIZES) results.push(await cohort(n, root));
     console.log(
@@ -157,6 +278,7 @@ export default async function scale(): Promise<void> {
     console.log(
       `HTML report load at ${big.studies}: ${big.htmlLoadMs === undefined ? 'no Chromium' : `${big.htmlLoadMs.toFixed(0)} ms`} (target at 10,000: <= 1000 ms)`,
     );
+    await merges(root);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -64,7 +64,7 @@ export { createReporters } from './report/factory.js';
 export type { ReporterName, ReporterSetup } from './report/factory.js';
 export type { ReporterFanout, ReporterFailure } from './report/fan-out.js';
 
-// Results: the tree `runPlans` returns and report.json holds.
+// Results: what `runPlans` returns (its cases read one at a time) and the tree report.json holds.
 export { RESULT_VERSION } from './result/result.js';
 export type {
   Attempt,
@@ -80,7 +80,10 @@ export type {
   StepInfo,
   StepResult,
   Summary,
+  RunHead,
+  RunResultTree,
 } from './result/result.js';
+export type { CaseList, CaseSummary } from './result/case-list.js';
 export { readProvenance } from './files/provenance.js';
 export type { FigureProvenance } from './files/provenance.js';
 

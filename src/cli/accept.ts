@@ -11,7 +11,7 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
     .option('--grep <regex>', 'only checks whose case name or golden path matches')
     .action(async (dir: string, opts: { grep?: string }) => {
       try {
-        const [{ readRunResult }, { acceptCheck, reviewableChecks }] = await Promise.all([
+        const [{ openReport }, { acceptCheck, reviewableChecks }] = await Promise.all([
           import('../report/read-report.js'),
           import('../report/golden-review.js'),
         ]);
@@ -22,7 +22,7 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
           throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
         }
         const outputDir = resolve(dir);
-        const checks = reviewableChecks(await readRunResult(outputDir), outputDir).filter(
+        const checks = (await reviewableChecks(await openReport(outputDir), outputDir)).filter(
           (c) => !grep || grep.test(c.caseName) || grep.test(c.golden),
         );
         for (const check of checks) {

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
 import type { Config } from './config.js';
+import type { RunResult } from '../result/result.js';
 import type { RetryPolicy } from '../run/retry.js';
 import type { RunHooks } from './watch.js';
 import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
@@ -481,12 +482,9 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && value !== '' && value !== 'false' && value !== '0';
 }
 
-function quietSummary(result: {
-  summary: { total: number; passed: number; failed: number; error: number; skipped: number };
-  cases: { name: string; status: string }[];
-}): string {
+function quietSummary(result: RunResult): string {
   const { summary } = result;
-  const bad = result.cases
+  const bad = result.cases.summaries
     .filter((c) => c.status === 'failed' || c.status === 'error')
     .map((c) => `  ${c.status}: ${c.name}\n`);
   return `${bad.join('')}${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed, ${summary.error} errors, ${summary.skipped} skipped\n`;

@@ -61,7 +61,7 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
         },
       });
       if (code === EXIT.interrupted || stopping) break;
-      created = result ? loadedNodes(result) : [];
+      created = result ? await loadedNodes(result) : [];
       if (result) options.log(await changedFigures(result, outputDir, figures, run === 1));
       if (files.length === 0) files = [...options.playbooks];
       // Without plans (a playbook that did not compile) the playbooks named on the line are watched.
@@ -110,9 +110,9 @@ function watchFiles(files: readonly string[], debounceMs: number, changed: () =>
 }
 
 /** The nodes a run loaded, which the next run removes first. */
-function loadedNodes(result: RunResult): string[] {
+async function loadedNodes(result: RunResult): Promise<string[]> {
   const uids: string[] = [];
-  for (const c of result.cases) {
+  for await (const c of result.cases) {
     for (const s of c.steps) {
       const uid = (s.resolvedArgs as { uid?: unknown } | undefined)?.uid;
       if (s.kind === 'load' && typeof uid === 'string') uids.push(uid);
@@ -132,7 +132,7 @@ async function changedFigures(
   first: boolean,
 ): Promise<string> {
   const changed: string[] = [];
-  for (const c of result.cases) {
+  for await (const c of result.cases) {
     for (const s of c.steps) {
       for (const a of s.artefacts) {
         if (a.kind !== 'screenshot' && a.kind !== 'figure') continue;

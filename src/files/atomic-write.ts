@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -27,6 +27,46 @@ export async function writeFileAtomic(
   content: Uint8Array | string,
   hooks: AtomicWriteHooks = {},
 ): Promise<void> {
+  await writeAtomically(path, (handle) => handle.writeFile(content), hooks);
+}
+
+/**
+ * `writeFileAtomic` for content made piece by piece (a report of many cases): the pieces are
+ * written as they come, in batches, so the whole text is never held at once.
+ */
+export async function writeChunksAtomic(
+  path: string,
+  chunks: AsyncIterable<string>,
+  hooks: AtomicWriteHooks = {},
+): Promise<void> {
+  await writeAtomically(
+    path,
+    async (handle) => {
+      let batch: string[] = [];
+      let size = 0;
+      for await (const chunk of chunks) {
+        batch.push(chunk);
+        size += chunk.length;
+        if (size >= BATCH_CHARS) {
+          await handle.write(batch.join(''));
+          batch = [];
+          size = 0;
+        }
+      }
+      if (batch.length > 0) await handle.write(batch.join(''));
+    },
+    hooks,
+  );
+}
+
+/** Few enough writes for speed, small enough that a batch is no memory worth counting. */
+const BATCH_CHARS = 1 << 16;
+
+async function writeAtomically(
+  path: string,
+  write: (handle: FileHandle) => Promise<unknown>,
+  hooks: AtomicWriteHooks,
+): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
   // A dot name keeps an interrupted write out of globs such as *.png; the random part keeps
@@ -35,7 +75,7 @@ export async function writeFileAtomic(
   try {
     const handle = await open(temp, 'wx');
     try {
-      await handle.writeFile(content);
+      await write(handle);
       if (hooks.durable !== false) await handle.sync();
     } finally {
       await handle.close();

@@ -18,26 +18,26 @@ export interface ReviewableCheck {
  * The failed `expect_image` checks of a run that left a capture: the only goldens a review may
  * write, so a request can name a check but never a path.
  */
-export function reviewableChecks(result: RunResult, outputDir: string): ReviewableCheck[] {
+export async function reviewableChecks(result: RunResult, outputDir: string): Promise<ReviewableCheck[]> {
   const at = (path: string): string => (isAbsolute(path) ? path : resolve(outputDir, path));
-  return result.cases.flatMap((c, position) =>
-    c.steps
-      .filter((s) => s.kind === 'expect_image' && s.status === 'failed' && s.image)
-      .flatMap((s) => {
-        const actual = s.artefacts.find((a) => a.kind === 'actual');
-        return actual
-          ? [
-              {
-                key: `${position}.${s.index}`,
-                caseName: c.name,
-                step: s.index,
-                golden: at(s.image!.golden),
-                actual: at(actual.path),
-              },
-            ]
-          : [];
-      }),
-  );
+  const failed = [...result.cases.summaries.entries()].filter(([, c]) => c.status === 'failed').map(([i]) => i);
+  const checks: ReviewableCheck[] = [];
+  let n = 0;
+  for await (const c of result.cases.pick(failed)) {
+    const position = failed[n++] as number;
+    for (const s of c.steps) {
+      const actual = s.artefacts.find((a) => a.kind === 'actual');
+      if (s.kind !== 'expect_image' || s.status !== 'failed' || !s.image || !actual) continue;
+      checks.push({
+        key: `${position}.${s.index}`,
+        caseName: c.name,
+        step: s.index,
+        golden: at(s.image.golden),
+        actual: at(actual.path),
+      });
+    }
+  }
+  return checks;
 }
 
 /** Promotes a check's capture to its golden, written atomically (the capture's own bytes). */

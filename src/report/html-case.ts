@@ -53,9 +53,13 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
   return parts.join('\n');
 }
 
+/** A step's arguments as its arguments button shows them: as planned, and as run. */
+export function stepArgs(step: StepResult): { args: unknown; resolvedArgs?: unknown } {
+  return step.resolvedArgs === undefined ? { args: step.args } : { args: step.args, resolvedArgs: step.resolvedArgs };
+}
+
 function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check: string): string {
-  ctx.args[key] =
-    step.resolvedArgs === undefined ? { args: step.args } : { args: step.args, resolvedArgs: step.resolvedArgs };
+  ctx.args[key] = stepArgs(step);
   const retries = step.attempts.length > 1 ? `<span class="retries">${step.attempts.length} attempts</span>` : '';
   const head = [
     '<div class="step-head">',

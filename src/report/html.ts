@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write.js';
-import type { CaseResult, RunResult, Status } from '../result/result.js';
-import { caseMarkup, type CaseMarkupContext } from './html-case.js';
+import { writeChunksAtomic } from '../files/atomic-write.js';
+import type { CaseSummary } from '../result/case-list.js';
+import type { RunResult, Status } from '../result/result.js';
+import { caseMarkup, stepArgs, type CaseMarkupContext } from './html-case.js';
 import { esc, jsonForScript } from './html-escape.js';
 import { HTML_SCRIPT, REVIEW_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
@@ -31,31 +32,19 @@ const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed:
  * One self-contained page a person opens from CI artefacts: the verdict and counts at the top,
  * failing cases first and open, each step with its status, time, attempts, error and source
  * position, and image assertions with expected / actual / diff. No network: the style and
- * script are inline, images are the artefact files next to it.
+ * script are inline, images are the artefact files next to it. The page is made a piece at a
+ * time, one case after another, so a run of any size is never held whole.
  */
-export function renderHtml(result: RunResult, options: HtmlOptions = {}): string {
+export async function* htmlChunks(result: RunResult, options: HtmlOptions = {}): AsyncIterable<string> {
+  const summaries = result.cases.summaries;
   const ctx: CaseMarkupContext = {
     args: {},
     ...(options.outputDir ? { outputDir: options.outputDir } : {}),
     ...(options.review ? { reviewable: options.review.checks } : {}),
   };
-  const ordered = result.cases
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => ORDER[a.c.status] - ORDER[b.c.status] || a.i - b.i);
-  const markup = ordered.map(({ c, i }, position) => caseMarkup(c, position, ctx, i));
-  // The first page is the document; later pages are inert text the script adds when asked for,
-  // so a report of ten thousand cases opens as fast as one of a few hundred.
-  const body = markup.slice(0, CASES_PER_PAGE).join('\n');
-  const later: string[] = [];
-  for (let at = CASES_PER_PAGE; at < markup.length; at += CASES_PER_PAGE) {
-    later.push(
-      `<script type="text/x-wbplay-cases">${markup
-        .slice(at, at + CASES_PER_PAGE)
-        .join('\n')
-        .replace(/<\/(script)/gi, '<\\/$1')}</script>`,
-    );
-  }
-  const data = jsonForScript(ctx.args);
+  const ordered = [...summaries.keys()].sort(
+    (a, b) => ORDER[(summaries[a] as CaseSummary).status] - ORDER[(summaries[b] as CaseSummary).status] || a - b,
+  );
   const title = `wbplay report: ${result.status} (${formatSummary(result.summary)})`;
   // Only this style and this script may run: an injected <script> or on* attribute would not.
   const csp = [
@@ -67,7 +56,7 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     "base-uri 'none'",
     "form-action 'none'",
   ].join('; ');
-  return [
+  yield lines(
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
@@ -82,31 +71,71 @@ export function renderHtml(result: RunResult, options: HtmlOptions = {}): string
     '<main>',
     runDetails(result),
     `<div class="toolbar"><input id="search" type="search" placeholder="Filter by case, playbook or study" aria-label="Filter cases"><span class="count" id="shown"></span>${options.review && options.review.checks.size > 0 ? `<button type="button" class="accept accept-run" data-checks="${esc([...options.review.checks].join(' '))}">Accept all ${options.review.checks.size} failing images</button>` : ''}</div>`,
-    result.cases.length > 0
-      ? `<div id="cases" data-total="${result.cases.length}" data-page="${CASES_PER_PAGE}">\n${body}\n</div>`
-      : '<p class="empty">No cases ran.</p>',
-    ...(later.length > 0
-      ? [
-          `<p class="more"><button type="button" id="more">Show ${Math.min(CASES_PER_PAGE, result.cases.length - CASES_PER_PAGE)} more cases</button></p>`,
-          ...later,
-        ]
-      : []),
+  );
+  if (ordered.length === 0) yield lines('<p class="empty">No cases ran.</p>');
+  else yield `<div id="cases" data-total="${ordered.length}" data-page="${CASES_PER_PAGE}">\n`;
+  // The first page is the document; later pages are inert text the script adds when asked for,
+  // so a report of ten thousand cases opens as fast as one of a few hundred.
+  let position = 0;
+  for await (const c of result.cases.pick(ordered)) {
+    ctx.args = {};
+    const markup = caseMarkup(c, position, ctx, ordered[position]);
+    const page = Math.floor(position / CASES_PER_PAGE);
+    const first = position % CASES_PER_PAGE === 0;
+    if (page === 0) yield `${first ? '' : '\n'}${markup}`;
+    else {
+      if (page === 1 && first) {
+        yield '\n</div>\n';
+        yield lines(
+          `<p class="more"><button type="button" id="more">Show ${Math.min(CASES_PER_PAGE, ordered.length - CASES_PER_PAGE)} more cases</button></p>`,
+        );
+      }
+      yield `${first ? (page > 1 ? '</script>\n' : '') + '<script type="text/x-wbplay-cases">' : '\n'}${markup.replace(/<\/(script)/gi, '<\\/$1')}`;
+    }
+    position++;
+  }
+  if (ordered.length > CASES_PER_PAGE) yield '</script>\n';
+  else if (ordered.length > 0) yield '\n</div>\n';
+  yield lines(
     '</main>',
     `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
-    `<script type="application/json" id="wbplay-args">${data}</script>`,
+  );
+  yield '<script type="application/json" id="wbplay-args">{';
+  // The arguments of every step, in the order of the page, read in a second pass over the cases.
+  position = 0;
+  let comma = '';
+  for await (const c of result.cases.pick(ordered)) {
+    for (const step of c.steps) {
+      yield `${comma}${jsonForScript(`${position}.${step.index}`)}:${jsonForScript(stepArgs(step))}`;
+      comma = ',';
+    }
+    position++;
+  }
+  yield '}</script>\n';
+  yield lines(
     `<script>${HTML_SCRIPT}</script>`,
     ...(options.review
       ? [`<meta name="wbplay-review" content="${esc(options.review.token)}">`, `<script>${REVIEW_SCRIPT}</script>`]
       : []),
     '</body>',
     '</html>',
-    '',
-  ].join('\n');
+  );
+}
+
+/** Lines of the page, each ended. */
+function lines(...parts: string[]): string {
+  return parts.map((p) => `${p}\n`).join('');
+}
+
+export async function renderHtml(result: RunResult, options: HtmlOptions = {}): Promise<string> {
+  const chunks: string[] = [];
+  for await (const chunk of htmlChunks(result, options)) chunks.push(chunk);
+  return chunks.join('');
 }
 
 export async function writeHtmlReport(result: RunResult, outputDir: string): Promise<string> {
   const path = join(outputDir, HTML_REPORT_FILE);
-  await writeFileAtomic(path, renderHtml(result, { outputDir }));
+  await writeChunksAtomic(path, htmlChunks(result, { outputDir }));
   return path;
 }
 
@@ -166,12 +195,12 @@ function runDetails(result: RunResult): string {
   rows.push(['wbplay', p.wbplay]);
   for (const g of result.unusedGoldens ?? []) rows.push(['Golden no check used', g]);
   for (const b of p.playbooks) rows.push(['Playbook', `${b.path} (sha256 ${b.sha256})`]);
-  const workbenches = distinctWorkbenches(result.cases);
+  const workbenches = distinctWorkbenches(result.cases.summaries);
   if (workbenches.length > 1) rows.push(['Workbenches', workbenches.join(', ')]);
   return `<details class="run"><summary>Run details</summary><dl>${rows.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('')}</dl></details>`;
 }
 
-function distinctWorkbenches(cases: readonly CaseResult[]): string[] {
+function distinctWorkbenches(cases: readonly CaseSummary[]): string[] {
   return [...new Set(cases.map((c) => c.workbench).filter((w): w is string => w !== undefined))];
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write.js';
+import { writeChunksAtomic } from '../files/atomic-write.js';
+import type { CaseSummary } from '../result/case-list.js';
 import type { CaseResult, RunResult, StepResult } from '../result/result.js';
 import type { Reporter } from '../result/reporter.js';
 import {
@@ -18,32 +19,40 @@ export const JUNIT_REPORT_FILE = 'junit.xml';
  * JUnit XML as CI servers read it (the Ant / Jenkins `junit-4.xsd` shape): one testsuite per
  * playbook, one testcase per case with its steps as `system-out`. A failed assertion is a
  * `<failure>`, a step that could not run an `<error>`, a case that did not run `<skipped>`.
+ * The counts come from the cases' summaries, so the cases themselves are read one at a time.
  */
-export function renderJunit(result: RunResult): string {
-  const suites = groupByPlaybook(result.cases);
+export async function* junitChunks(result: RunResult): AsyncIterable<string> {
+  const summaries = result.cases.summaries;
+  const suites = groupByPlaybook(summaries);
   const timestamp = xmlTimestamp(result.startedAt);
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const all = counts(result.cases);
-  out.push(
-    `<testsuites ${attrs({ name: 'wbplay', tests: all.tests, failures: all.failures, errors: all.errors, skipped: all.skipped, time: seconds(result.durationMs), timestamp })}>`,
-  );
-  suites.forEach(([playbook, cases], id) => {
-    const c = counts(cases);
-    const time = seconds(cases.reduce((sum, k) => sum + k.durationMs, 0));
-    out.push(
-      `  <testsuite ${attrs({ name: playbook, id, tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time, timestamp })}>`,
-    );
-    out.push(...properties(result, playbook));
-    for (const k of cases) out.push(...testcase(k));
-    out.push('  </testsuite>');
-  });
-  out.push('</testsuites>');
-  return `${out.join('\n')}\n`;
+  const all = counts(summaries);
+  yield '<?xml version="1.0" encoding="UTF-8"?>\n';
+  yield `<testsuites ${attrs({ name: 'wbplay', tests: all.tests, failures: all.failures, errors: all.errors, skipped: all.skipped, time: seconds(result.durationMs), timestamp })}>\n`;
+  let id = 0;
+  for (const [playbook, positions] of suites) {
+    const members = positions.map((i) => summaries[i] as CaseSummary);
+    const c = counts(members);
+    const time = seconds(members.reduce((sum, k) => sum + k.durationMs, 0));
+    yield `  <testsuite ${attrs({ name: playbook, id: id++, tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time, timestamp })}>\n`;
+    for (const line of properties(result, playbook)) yield `${line}\n`;
+    for await (const k of result.cases.pick(positions))
+      yield testcase(k)
+        .map((line) => `${line}\n`)
+        .join('');
+    yield '  </testsuite>\n';
+  }
+  yield '</testsuites>\n';
+}
+
+export async function renderJunit(result: RunResult): Promise<string> {
+  const chunks: string[] = [];
+  for await (const chunk of junitChunks(result)) chunks.push(chunk);
+  return chunks.join('');
 }
 
 export async function writeJunitReport(result: RunResult, outputDir: string): Promise<string> {
   const path = join(outputDir, JUNIT_REPORT_FILE);
-  await writeFileAtomic(path, renderJunit(result));
+  await writeChunksAtomic(path, junitChunks(result));
   return path;
 }
 
@@ -125,18 +134,18 @@ function properties(result: RunResult, playbook: string): string[] {
   return lines.length > 0 ? ['    <properties>', ...lines, '    </properties>'] : [];
 }
 
-/** Playbooks in the order their first case appears, so the file follows the run. */
-function groupByPlaybook(cases: readonly CaseResult[]): Array<[string, CaseResult[]]> {
-  const groups = new Map<string, CaseResult[]>();
-  for (const k of cases) {
+/** Playbooks in the order their first case appears, so the file follows the run; the positions of their cases. */
+function groupByPlaybook(cases: readonly CaseSummary[]): Array<[string, number[]]> {
+  const groups = new Map<string, number[]>();
+  cases.forEach((k, i) => {
     const group = groups.get(k.playbook);
-    if (group) group.push(k);
-    else groups.set(k.playbook, [k]);
-  }
+    if (group) group.push(i);
+    else groups.set(k.playbook, [i]);
+  });
   return [...groups];
 }
 
-function counts(cases: readonly CaseResult[]): { tests: number; failures: number; errors: number; skipped: number } {
+function counts(cases: readonly CaseSummary[]): { tests: number; failures: number; errors: number; skipped: number } {
   return {
     tests: cases.length,
     failures: cases.filter((k) => k.status === 'failed').length,

@@ -92,8 +92,8 @@ export class LineReporter implements Reporter {
     this.write(`${this.palette.cyan('notice')}: ${printable(message)}`);
   }
 
-  onRunEnd(result: RunResult): void {
-    const problems = problemLines(result);
+  async onRunEnd(result: RunResult): Promise<void> {
+    const problems = await problemLines(result);
     if (problems.length > 0) {
       this.write('');
       this.write(this.palette.red('Failures:'));

@@ -9,7 +9,8 @@ import {
   type RunResult,
 } from '../result/result.js';
 import { postRunStages } from '../steps/post-run/stages.js';
-import { readRunResult } from './read-report.js';
+import { ReadableCases, type CaseReader, type CaseSummary } from '../result/case-list.js';
+import { openReport } from './read-report.js';
 import { ReportError } from './report-error.js';
 
 /** One shard's result and the folder it was written to (its artefact paths are relative to it). */
@@ -18,14 +19,18 @@ export interface ShardResult {
   dir: string;
 }
 
-/** Reads `report.json` from each shard folder and merges them (see `mergeRunResults`). */
+/**
+ * Reads `report.json` from each shard folder and merges them (see `mergeRunResults`). Each
+ * report is read line by line and only its cases' summaries are kept; the merged reports are
+ * written from the shards' files, a case at a time, so memory holds keys, not cases.
+ */
 export async function mergeReports(dirs: readonly string[], outputDir: string): Promise<RunResult> {
   const shards: ShardResult[] = [];
-  for (const dir of dirs) shards.push({ result: await readRunResult(dir), dir });
+  for (const dir of dirs) shards.push({ result: await openReport(dir), dir });
   const merged = mergeRunResults(shards, outputDir);
   // Each shard drew its figures of its own cases; the merged folder gets those of the whole run.
   for (const figure of merged.figures ?? [])
-    await postRunStages.find((stage) => stage.owns(figure))?.redraw(figure, merged.cases, outputDir);
+    await postRunStages.find((stage) => stage.owns(figure))?.redraw(figure, merged.cases.summaries, outputDir);
   return merged;
 }
 
@@ -34,6 +39,7 @@ export async function mergeReports(dirs: readonly string[], outputDir: string): 
  * given: every case once, in a stable order (playbook, then case id), the summary and status
  * recomputed, the earliest start and the whole span as the duration, and artefact paths made
  * relative to the merged output folder so the merged HTML report finds the shards' images.
+ * Only the cases' summaries are ordered here; the merged list reads each case from its shard.
  */
 export function mergeRunResults(shards: readonly ShardResult[], outputDir: string): RunResult {
   if (shards.length === 0)
@@ -44,9 +50,9 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
     );
   const provenance = mergeProvenance(shards.map((s) => s.result.provenance));
   const seen = new Map<string, string>();
-  const cases: CaseResult[] = [];
-  for (const shard of shards) {
-    for (const c of shard.result.cases) {
+  const entries: MergedEntry[] = [];
+  shards.forEach((shard, s) => {
+    shard.result.cases.summaries.forEach((c, position) => {
       const key = `${c.playbook}\u0000${c.id}`;
       const other = seen.get(key);
       if (other !== undefined) {
@@ -57,13 +63,14 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
         );
       }
       seen.set(key, shard.dir);
-      cases.push(relocateCase(c, shard.dir, outputDir));
-    }
-  }
+      entries.push({ shard: s, position, playbook: c.playbook, id: c.id, summary: c });
+    });
+  });
   sortCases(
-    cases,
+    entries,
     provenance.playbooks.map((p) => p.path),
   );
+  const cases = new MergedCases(shards, entries, outputDir);
 
   const spans = shards.map((s) => {
     const start = Date.parse(s.result.startedAt);
@@ -78,24 +85,65 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
   const start = Math.min(...spans.map((s) => s.start));
   const end = Math.max(...spans.map((s) => s.end));
 
-  const figures = mergeFigures(shards, outputDir, cases);
+  const figures = mergeFigures(shards, outputDir, cases.summaries);
   return {
     version: RESULT_VERSION,
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
-    status: runStatus(cases),
+    status: runStatus(cases.summaries),
     provenance,
     cases,
-    summary: summarize(cases),
+    summary: summarize(cases.summaries),
     ...(figures.length > 0 ? { figures } : {}),
   };
+}
+
+/** A case of the merged run: which shard has it, where in that shard's list, and its summary. */
+interface MergedEntry {
+  shard: number;
+  position: number;
+  playbook: string;
+  id: string;
+  summary: CaseSummary;
+}
+
+/** The merged cases in merged order, each read from its shard's report and relocated when asked for. */
+class MergedCases extends ReadableCases {
+  readonly summaries: readonly CaseSummary[];
+
+  constructor(
+    private readonly shards: readonly ShardResult[],
+    private readonly entries: readonly MergedEntry[],
+    private readonly outputDir: string,
+  ) {
+    super();
+    this.summaries = entries.map((e) => e.summary);
+  }
+
+  reader(): Promise<CaseReader> {
+    // A shard's file is opened when its first case is read and stays open for the pass.
+    const open = new Map<number, Promise<CaseReader>>();
+    return Promise.resolve({
+      read: async (position) => {
+        const entry = this.entries[position];
+        if (!entry) throw new RangeError(`no merged case at position ${position}`);
+        const shard = this.shards[entry.shard] as ShardResult;
+        const reader = open.get(entry.shard) ?? shard.result.cases.reader();
+        open.set(entry.shard, reader);
+        return relocateCase(await (await reader).read(entry.position), shard.dir, this.outputDir);
+      },
+      close: async () => {
+        for (const reader of open.values()) await (await reader).close();
+      },
+    });
+  }
 }
 
 /**
  * The shards' figures, relocated. The figures of a post-run stage are merged by that stage
  * (contact sheets of one name become one sheet of every shard's tiles; `mergeReports` draws it).
  */
-function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: readonly CaseResult[]): Artefact[] {
+function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: readonly CaseSummary[]): Artefact[] {
   const figures: Artefact[] = [];
   for (const shard of shards) {
     for (const f of shard.result.figures ?? []) {
@@ -114,7 +162,7 @@ function mergeFigures(shards: readonly ShardResult[], outputDir: string, cases: 
 }
 
 /** Playbooks in the order the run had them, then case ids in natural order (`s2` before `s10`). */
-export function sortCases(cases: CaseResult[], playbookOrder: readonly string[]): void {
+export function sortCases(cases: Array<{ playbook: string; id: string }>, playbookOrder: readonly string[]): void {
   const rank = new Map(playbookOrder.map((p, i) => [p, i]));
   const natural = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
   const plain = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -113,9 +113,13 @@ export function caseProblem(c: CaseResult): string {
 }
 
 /** The cases that need attention, each with its first problem and where it is, for the end of a log. */
-export function problemLines(result: RunResult, limit = 20): string[] {
-  const bad = result.cases.filter((c) => c.status === 'failed' || c.status === 'error');
-  const lines = bad.slice(0, limit).map(caseProblem);
+export async function problemLines(result: RunResult, limit = 20): Promise<string[]> {
+  const bad = [...result.cases.summaries.entries()]
+    .filter(([, c]) => c.status === 'failed' || c.status === 'error')
+    .map(([i]) => i);
+  const lines: string[] = [];
+  // Only the cases shown are read: a summary says which ones failed.
+  for await (const c of result.cases.pick(bad.slice(0, limit))) lines.push(caseProblem(c));
   if (bad.length > limit) lines.push(`… and ${bad.length - limit} more (see the report)`);
   return lines;
 }

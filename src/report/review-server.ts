@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, resolve, sep } from 'node:path';
 import { acceptCheck, reviewableChecks, type ReviewableCheck } from './golden-review.js';
 import { renderHtml } from './html.js';
-import { readRunResult } from './read-report.js';
+import { openReport } from './read-report.js';
 
 export interface ReviewServer {
   url: string;
@@ -38,8 +38,8 @@ export async function startReviewServer(options: {
   port?: number;
 }): Promise<ReviewServer> {
   const outputDir = await realpath(resolve(options.outputDir));
-  const result = await readRunResult(outputDir);
-  const checks = new Map<string, ReviewableCheck>(reviewableChecks(result, outputDir).map((c) => [c.key, c]));
+  const result = await openReport(outputDir);
+  const checks = new Map<string, ReviewableCheck>((await reviewableChecks(result, outputDir)).map((c) => [c.key, c]));
   const token = randomBytes(16).toString('hex');
   const host = options.host ?? '127.0.0.1';
   let origin = '';
@@ -64,7 +64,7 @@ export async function startReviewServer(options: {
       return;
     }
     if (path === '/' || path === '/report.html') {
-      const html = renderHtml(result, { outputDir, review: { token, checks: new Set(checks.keys()) } });
+      const html = await renderHtml(result, { outputDir, review: { token, checks: new Set(checks.keys()) } });
       return send(res, 200, 'text/html; charset=utf-8', html);
     }
     return file(res, path);

@@ -214,7 +214,7 @@ export class TaskListReporter implements Reporter {
     for (const notice of this.notices) out(`${this.palette.cyan('notice')}: ${printable(notice)}`);
     const unused = unusedGoldensLine(result);
     if (unused) out(`${this.palette.cyan('notice')}: ${printable(unused)}`);
-    const problems = problemLines(result);
+    const problems = await problemLines(result);
     if (problems.length > 0) {
       out('');
       out(this.palette.red('Failures:'));

@@ -1,9 +1,10 @@
 import { isAbsolute, relative } from 'node:path';
 import type { FigureProvenance } from '../files/provenance.js';
+import { casesInMemory, type CaseList } from './case-list.js';
 
 /**
  * The result of a run: plain data that the runner builds and every reporter reads. The JSON
- * report is this tree as it is, so its shape is versioned.
+ * report is this tree as it is (`RunResultTree`), so its shape is versioned.
  */
 export const RESULT_VERSION = 1;
 
@@ -127,18 +128,36 @@ export interface Summary {
   skipped: number;
 }
 
-export interface RunResult {
+/** A run's result but its cases: small, whatever the size of the run. */
+export interface RunHead {
   version: typeof RESULT_VERSION;
   startedAt: string;
   durationMs: number;
   status: Status;
   provenance: Provenance;
-  cases: CaseResult[];
   summary: Summary;
   /** Figures of the whole run (a cohort's contact sheet), relative to the output folder where possible. */
   figures?: Artefact[];
   /** After a full run: golden images in the checks' folders that no check used (absolute paths). */
   unusedGoldens?: string[];
+}
+
+/**
+ * The result of a run as the runner returns it and reporters get it: its cases are read one at
+ * a time (`for await`), with a summary of each at hand.
+ */
+export interface RunResult extends RunHead {
+  cases: CaseList;
+}
+
+/** The result of a run as one tree, as report.json holds it. */
+export interface RunResultTree extends RunHead {
+  cases: CaseResult[];
+}
+
+/** A tree as a run result, e.g. a report read whole. */
+export function runOf(tree: RunResultTree): RunResult {
+  return { ...tree, cases: casesInMemory(tree.cases) };
 }
 
 /** A case fails when any step failed, errs when any step erred (and none failed), and is skipped when every step was. */
@@ -149,14 +168,14 @@ export function caseStatus(steps: readonly StepResult[]): Status {
   return 'passed';
 }
 
-export function summarize(cases: readonly CaseResult[]): Summary {
+export function summarize(cases: ReadonlyArray<{ status: Status }>): Summary {
   const summary: Summary = { total: cases.length, passed: 0, failed: 0, error: 0, skipped: 0 };
   for (const c of cases) summary[c.status]++;
   return summary;
 }
 
 /** A run fails when a case failed, errs when a case erred, is skipped when every case was. */
-export function runStatus(cases: readonly CaseResult[]): Status {
+export function runStatus(cases: ReadonlyArray<{ status: Status }>): Status {
   if (cases.some((c) => c.status === 'failed')) return 'failed';
   if (cases.some((c) => c.status === 'error')) return 'error';
   if (cases.length > 0 && cases.every((c) => c.status === 'skipped')) return 'skipped';

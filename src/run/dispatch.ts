@@ -1,4 +1,5 @@
 import { runCaseJob, finished, type CaseOutcome } from './case-job.js';
+import type { CaseSpool } from './case-spool.js';
 import { classify, mayBeWorkbenchLoss } from './classify.js';
 import { answers } from './clean-up.js';
 import { runPool } from './pool.js';
@@ -8,18 +9,24 @@ import { notRun } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 /**
- * Runs the cases of a run on its pool of workbenches and returns their results in case order.
- * A case's end is reported once its writes are done. Whatever goes wrong with one case stays
- * with that case; a workbench that stops answering leaves the pool; fail-fast and Ctrl-C stop
- * new cases, which are reported as skipped with why.
+ * Runs the cases of a run on its pool of workbenches and hands each result to the spool at
+ * its place in case order. A case's end is reported once its writes are done. Whatever goes
+ * wrong with one case stays with that case; a workbench that stops answering leaves the pool;
+ * fail-fast and Ctrl-C stop new cases, which are reported as skipped with why.
  */
-export async function runCases(run: RunContext): Promise<CaseResult[]> {
+export async function runCases(run: RunContext, spool: CaseSpool): Promise<void> {
   // Every case's writes, also those of a case that runs again on another workbench.
-  const writes: Promise<void>[] = [];
-  const ended: Promise<void>[] = [];
+  const writes = new Set<Promise<void>>();
+  const ended = new Set<Promise<void>>();
+  const settle = (set: Set<Promise<void>>, p: Promise<void>): void => {
+    // Settled promises leave the set, so a long run holds only those of the cases in flight.
+    const held = p.finally(() => set.delete(held));
+    set.add(held);
+  };
+  const done = new Array<boolean>(run.items.length).fill(false);
   let stopped = false;
   let failures = 0;
-  const outcomes = await runPool(
+  await runPool(
     run.items,
     run.slots.filter((slot) => !slot.dead),
     {
@@ -27,7 +34,7 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
         const outcome = await runCaseJob(run, item, slot).catch((err: unknown) =>
           finished(notRun(item, 'the case could not run', classify(err).info)),
         );
-        writes.push(outcome.done);
+        settle(writes, outcome.done);
         return outcome;
       },
       slotAlive: (slot, outcome) => slotAlive(run, slot, outcome),
@@ -43,24 +50,30 @@ export async function runCases(run: RunContext): Promise<CaseResult[]> {
           `workbench ${slot.label} ${why}; ${retried ? `${item.info.name} runs again on another workbench` : `no other workbench is left to run ${item.info.name}`}`,
         );
       },
-      onResult: (_item, { result, done }) => {
+      onResult: (_item, { result, done: written }, index) => {
         if ((result.status === 'failed' || result.status === 'error') && ++failures >= run.maxFailures) stopped = true;
-        ended.push(done.then(() => run.reporter.onCaseEnd?.(result)));
+        done[index] = true;
+        settle(
+          ended,
+          written.then(() => {
+            spool.add(index, result);
+            run.reporter.onCaseEnd?.(result);
+          }),
+        );
       },
     },
   );
-  await Promise.all([...ended, ...writes]);
+  while (ended.size > 0 || writes.size > 0) await Promise.all([...ended, ...writes]);
   const why = run.signal.aborted
     ? 'the run was interrupted'
     : run.failFast
       ? 'not run: --fail-fast stopped the run after a failure'
       : `not run: --max-failures stopped the run after ${run.maxFailures} failed cases`;
-  return run.items.map((item, i) => {
-    const result = outcomes[i]?.result;
-    if (result) return result;
-    const skipped = notRun(item, why);
+  run.items.forEach((item, index) => {
+    if (done[index]) return;
+    const skipped: CaseResult = notRun(item, why);
+    spool.add(index, skipped);
     run.reporter.onCaseEnd?.(skipped);
-    return skipped;
   });
 }
 

@@ -17,16 +17,18 @@ export interface PoolOptions<I, R, S extends PoolSlot> {
   /** Stop taking new items (fail-fast, Ctrl-C). */
   shouldStop?(): boolean;
   onSlotLost?(slot: S, item: I, retried: boolean): void;
-  /** Called once per item with its final result (not for a run that is retried elsewhere). */
-  onResult?(item: I, result: R): void;
+  /**
+   * Called once per item with its final result (not for a run that is retried elsewhere). The
+   * pool keeps no results: a run of many items holds each only until its owner took it.
+   */
+  onResult(item: I, result: R, index: number): void;
 }
 
 export async function runPool<I, R, S extends PoolSlot>(
   items: readonly I[],
   slots: readonly S[],
   options: PoolOptions<I, R, S>,
-): Promise<Array<R | undefined>> {
-  const results: Array<R | undefined> = new Array(items.length).fill(undefined);
+): Promise<void> {
   const queue: Array<{ index: number; tries: number }> = items.map((_, index) => ({ index, tries: 0 }));
   let live = slots.length;
   let running = 0;
@@ -54,8 +56,7 @@ export async function runPool<I, R, S extends PoolSlot>(
       const alive = await options.slotAlive(slot, result);
       running--;
       if (alive) {
-        results[next.index] = result;
-        options.onResult?.(item, result);
+        options.onResult(item, result, next.index);
         notify();
         continue;
       }
@@ -63,10 +64,7 @@ export async function runPool<I, R, S extends PoolSlot>(
       const retry = next.tries === 0 && live > 0;
       options.onSlotLost?.(slot, item, retry);
       if (retry) queue.unshift({ index: next.index, tries: next.tries + 1 });
-      else {
-        results[next.index] = result;
-        options.onResult?.(item, result);
-      }
+      else options.onResult(item, result, next.index);
       notify();
       return;
     }
@@ -81,8 +79,6 @@ export async function runPool<I, R, S extends PoolSlot>(
       item,
       'no workbench left: every workbench of the pool stopped answering or could not be cleared',
     );
-    results[rest.index] = result;
-    options.onResult?.(item, result);
+    options.onResult(item, result, rest.index);
   }
-  return results;
 }

@@ -1,5 +1,6 @@
 import { postRunStages } from '../steps/post-run/stages.js';
-import type { Artefact, CaseResult } from '../result/result.js';
+import type { CaseSummary } from '../result/case-list.js';
+import type { Artefact } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -7,7 +8,7 @@ import type { RunContext } from './run-context.js';
  * run has ended, over the plan's cases of this run: a shard makes its figures of its own
  * cases. A stage that fails is a notice, never a lost run.
  */
-export async function runPostRunStages(run: RunContext, cases: readonly CaseResult[]): Promise<Artefact[]> {
+export async function runPostRunStages(run: RunContext, cases: readonly CaseSummary[]): Promise<Artefact[]> {
   const figures: Artefact[] = [];
   for (const plan of new Set(run.items.map((item) => item.plan))) {
     const mine = cases.filter((_, i) => run.items[i]?.plan === plan);

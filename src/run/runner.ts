@@ -1,5 +1,6 @@
 import type { Plan } from '../compile/plan.js';
 import { VERSION } from '../version.js';
+import { CaseSpool } from './case-spool.js';
 import { runCases } from './dispatch.js';
 import { runPostRunStages } from './post-run.js';
 import { RESULT_VERSION, runStatus, summarize, type Provenance, type RunResult } from '../result/result.js';
@@ -14,8 +15,11 @@ export { DEFAULT_STEP_TIMEOUT_MS, type RunOptions } from './run-context.js';
 
 /**
  * Runs compiled plans: every case on a workbench of the pool, steps in order with the one
- * retry policy, events to the reporter, then the plans' post-run stages, and a result tree at
- * the end. The runner never prints; every workbench it started is stopped before it returns.
+ * retry policy, events to the reporter, then the plans' post-run stages, and the run's result
+ * at the end. Each case's result goes to a spool in the output folder as it ends
+ * (`wbplay-cases.jsonl`), and the result reads the cases back from there, so memory does not
+ * grow with the number of cases. The runner never prints; every workbench it started is
+ * stopped before it returns.
  */
 export async function runPlans(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
@@ -29,8 +33,10 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {},
   );
   const run = new RunContext(options, items, resume, slots);
+  let spool: CaseSpool | undefined;
   try {
     await checkWorkbenches(run);
+    spool = await CaseSpool.create(run.outputDir, items.length);
     await run.reporter.onRunStart?.({
       startedAt,
       cases: items.map((i) => i.info),
@@ -38,24 +44,27 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       workers: slots.length,
       outputDir: run.outputDir,
     });
-    const cases = await runCases(run);
+    await runCases(run, spool);
+    const cases = await spool.finish();
+    spool = undefined;
     await resume.compact(run.notice);
-    const figures = await runPostRunStages(run, cases);
+    const figures = await runPostRunStages(run, cases.summaries);
     const unused = options.listUnusedGoldens && !options.shard ? await unusedGoldens(run.plans) : [];
     const result: RunResult = {
       version: RESULT_VERSION,
       startedAt,
       durationMs: Math.round(performance.now() - started),
-      status: runStatus(cases),
+      status: runStatus(cases.summaries),
       provenance: provenanceOf(run.plans, slots),
       cases,
-      summary: summarize(cases),
+      summary: summarize(cases.summaries),
       ...(figures.length > 0 ? { figures } : {}),
       ...(unused.length > 0 ? { unusedGoldens: unused } : {}),
     };
     await run.reporter.onRunEnd?.(result);
     return result;
   } finally {
+    await spool?.discard();
     await closeWorkbenches(slots);
   }
 }

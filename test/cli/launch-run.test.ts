@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { RunResult } from '../../src/result/result.js';
+import type { RunResultTree } from '../../src/result/result.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,7 +59,7 @@ test('--launch --workers 2 starts two workbenches with their own ports and token
   assert.doesNotMatch(r.stderr, /embedded/);
   const ports = (await readFile(log, 'utf8')).trim().split('\n');
   assert.equal(new Set(ports).size, 2, 'two workbenches on two ports');
-  const result = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as RunResult;
+  const result = JSON.parse(await readFile(join(dir, 'out', 'report.json'), 'utf8')) as RunResultTree;
   assert.equal(result.summary.passed, 3);
   assert.deepEqual(
     new Set(result.cases.map((c) => c.workbench)),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeImageBytes } from '../../src/sim/io/write-image.js';
-import type { RunResult } from '../../src/result/result.js';
+import type { RunResultTree } from '../../src/result/result.js';
 import { IDENTITY, type Volume } from '../../src/sim/volume.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -75,7 +75,7 @@ steps:
 `;
 
 async function outcomes(out: string): Promise<string[]> {
-  const result = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+  const result = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResultTree;
   return result.cases[0]!.steps.filter((s) => s.kind === 'expect_image').map((s) => s.image?.outcome ?? s.status);
 }
 
@@ -104,7 +104,7 @@ async function story(name: string, image: (shift: number) => Volume, checkRerun:
   });
   assert.equal(moved.code, 1, `moving the ball 3 voxels fails the run:\n${moved.output}`);
   assert.deepEqual(await outcomes(join(cwd, 'out-moved')), ['different']);
-  const result = JSON.parse(await readFile(join(cwd, 'out-moved', 'report.json'), 'utf8')) as RunResult;
+  const result = JSON.parse(await readFile(join(cwd, 'out-moved', 'report.json'), 'utf8')) as RunResultTree;
   const diffs = result.cases[0]!.steps.flatMap((s) => s.artefacts.filter((a) => a.kind === 'diff').map((a) => a.path));
   assert.equal(diffs.length, 1, 'a diff image');
   await access(join(cwd, 'out-moved', diffs[0]!));

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { writeDemoData } from '../../src/sim/demo-data.js';
-import type { RunResult } from '../../src/result/result.js';
+import type { RunResultTree } from '../../src/result/result.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');
@@ -37,8 +37,8 @@ function wbplay(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   });
 }
 
-async function report(out: string): Promise<RunResult> {
-  return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+async function report(out: string): Promise<RunResultTree> {
+  return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResultTree;
 }
 
 function size(png: Buffer): [number, number] {

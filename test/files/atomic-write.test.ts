@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../src/files/atomic-write.js';
+import { writeChunksAtomic, writeFileAtomic } from '../../src/files/atomic-write.js';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-atomic-'));
@@ -68,6 +68,25 @@ test('concurrent writers of one target each land whole', async () => {
     const contents = Array.from({ length: 8 }, (_, i) => String(i).repeat(10_000));
     await Promise.all(contents.map((c) => writeFileAtomic(target, c)));
     assert.ok(contents.includes(await readFile(target, 'utf8')));
+    assert.deepEqual(await readdir(dir), ['report.json']);
+  });
+});
+
+test('text made piece by piece lands whole; a source that fails leaves the old file and no temporary file', async () => {
+  await withDir(async (dir) => {
+    const target = join(dir, 'report.json');
+    // More than one batch of text, in pieces of every size, non-ASCII included.
+    const pieces = Array.from({ length: 3000 }, (_, i) => `${i}·${'x'.repeat(i % 997)}\n`);
+    async function* source(failAt?: number): AsyncIterable<string> {
+      for (const [i, piece] of pieces.entries()) {
+        if (i === failAt) throw new Error('the cases could not be read');
+        yield piece;
+      }
+    }
+    await writeChunksAtomic(target, source());
+    assert.equal(await readFile(target, 'utf8'), pieces.join(''));
+    await assert.rejects(writeChunksAtomic(target, source(2500)), /could not be read/);
+    assert.equal(await readFile(target, 'utf8'), pieces.join(''), 'the old report stays whole');
     assert.deepEqual(await readdir(dir), ['report.json']);
   });
 });

@@ -10,7 +10,7 @@ import {
   writeReportFiles,
 } from '../../src/report/factory.js';
 import { ReportError } from '../../src/report/report-error.js';
-import { loadEvents, recordedResult, replay } from './replay.js';
+import { loadEvents, recordedResult, recordedRun, replay } from './replay.js';
 
 const events = loadEvents();
 
@@ -61,7 +61,7 @@ test('a report that cannot be written is a recorded reporter failure, not a cras
   try {
     // The output "folder" is a file, so every report file fails to be written.
     const blocked = join(parent, 'report.json');
-    await writeReportFiles(recordedResult(events), parent, ['json']);
+    await writeReportFiles(recordedRun(events), parent, ['json']);
     let text = '';
     const fanout = createReporters(['line', 'json', 'html'], {
       outputDir: blocked,
@@ -86,7 +86,7 @@ test('a report that cannot be written is a recorded reporter failure, not a cras
 test('writeReportFiles writes the file reports of a merged result', async () => {
   const outputDir = await mkdtemp(join(tmpdir(), 'wbplay-factory-'));
   try {
-    const paths = await writeReportFiles(recordedResult(events), outputDir);
+    const paths = await writeReportFiles(recordedRun(events), outputDir);
     assert.deepEqual(
       paths,
       ['report.json', 'junit.xml', 'report.html'].map((f) => join(outputDir, f)),

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReporterFanout } from '../../src/report/fan-out.js';
 import type { Reporter } from '../../src/result/reporter.js';
-import { loadEvents, recordedResult, replay } from './replay.js';
+import { loadEvents, recordedRun, replay } from './replay.js';
 
 const events = loadEvents();
 const eventCount = events.length;
@@ -125,7 +125,7 @@ test('reporters without a name are named after their class, or their position', 
   };
   const fanout = new ReporterFanout([new Noisy(), plain]);
   fanout.onNotice('hello');
-  await fanout.onRunEnd(recordedResult(events));
+  await fanout.onRunEnd(recordedRun(events));
   assert.deepEqual(fanout.failures, [
     { reporter: 'Noisy', event: 'onNotice', message: 'no' },
     { reporter: 'reporter 2', event: 'onNotice', message: 'a string' },

@@ -61,7 +61,7 @@ after(async () => {
 test('a click on accept writes the capture over its golden, the page shows it, and a rerun passes', async (t) => {
   const failed = await run(30, 'changed');
   assert.equal(failed.status, 'failed');
-  const failing = failed.cases[0]!.steps.filter((s) => s.status === 'failed');
+  const failing = (await failed.cases.all())[0]!.steps.filter((s) => s.status === 'failed');
   const server = await startReviewServer({ outputDir: join(dir, 'changed') });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   t.after(async () => {
@@ -147,7 +147,7 @@ test('requests that do not come from the page are refused; no path can be named 
 
 test("wbplay accept promotes the last run's captures of failed checks, filtered by --grep", async () => {
   const failed = await run(20, 'cli');
-  const shots = failed.cases[0]!.steps.filter((s) => s.status === 'failed');
+  const shots = (await failed.cases.all())[0]!.steps.filter((s) => s.status === 'failed');
   assert.ok(shots.length >= 1);
   const result = await wbplay(['accept', 'cli', '--grep', 'sagittal'], dir);
   assert.equal(result.code, 0, result.stderr);

@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { writeHtmlReport } from '../../src/report/html.js';
-import type { CaseResult, RunResult } from '../../src/result/result.js';
-import { summarize } from '../../src/result/result.js';
+import type { CaseResult, RunResultTree } from '../../src/result/result.js';
+import { runOf, summarize } from '../../src/result/result.js';
 import { recordedResult, writeArtefactImages } from './replay.js';
 
 // The HTML report in a real headless Chromium: it loads without a console error, shows the
@@ -42,7 +42,7 @@ let page: Page;
 const consoleErrors: string[] = [];
 const dialogs: string[] = [];
 
-function withHostileCase(result: RunResult): RunResult {
+function withHostileCase(result: RunResultTree): RunResultTree {
   const template = result.cases.find((c) => c.id === 'study-01');
   assert.ok(template);
   const hostile: CaseResult = structuredClone(template);
@@ -66,7 +66,7 @@ before(async () => {
   const outputDir = join(root, 'out');
   const result = withHostileCase(recordedResult());
   await writeArtefactImages(result, outputDir);
-  const file = await writeHtmlReport(result, outputDir);
+  const file = await writeHtmlReport(runOf(result), outputDir);
   context = await chromium.launchPersistentContext(join(root, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,

@@ -8,14 +8,14 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CASES_PER_PAGE, writeHtmlReport } from '../../src/report/html.js';
-import type { CaseResult, RunResult } from '../../src/result/result.js';
-import { summarize } from '../../src/result/result.js';
+import type { CaseResult, RunResultTree } from '../../src/result/result.js';
+import { runOf, summarize } from '../../src/result/result.js';
 import { recordedResult, writeArtefactImages } from './replay.js';
 
 const CASES = CASES_PER_PAGE * 2 + 50;
 
 /** The recorded run's cases repeated (ids and names numbered), its failing case among the last ones. */
-function manyCases(): RunResult {
+function manyCases(): RunResultTree {
   const base = recordedResult();
   const passed = base.cases.find((c) => c.status === 'passed')!;
   const failed = base.cases.find((c) => c.status === 'failed')!;
@@ -33,7 +33,7 @@ test('a report of many cases opens with one page, failures first; the rest come 
   const result = manyCases();
   const out = join(root, 'out');
   await writeArtefactImages(result, out);
-  const file = await writeHtmlReport(result, out);
+  const file = await writeHtmlReport(runOf(result), out);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   t.after(async () => {
     await browser.close();

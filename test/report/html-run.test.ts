@@ -64,7 +64,7 @@ test('the report of a run with a changed view loads, shows the failure first, an
   const out = join(dir, 'report');
   const result = await run('', out, { ...base, cases: [base.cases[0]!, changed.cases[1]!] });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    result.cases.summaries.map((c) => c.status),
     ['passed', 'failed'],
   );
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { artefactUrl, esc, jsonForScript } from '../../src/report/html-escape.js';
 import { renderHtml } from '../../src/report/html.js';
 import type { RunResult, StepResult } from '../../src/result/result.js';
+import { casesInMemory } from '../../src/result/case-list.js';
 import { summarize } from '../../src/result/result.js';
 
 function run(step: Partial<StepResult>): RunResult {
@@ -26,7 +27,7 @@ function run(step: Partial<StepResult>): RunResult {
     durationMs: 5,
     status: s.status,
     provenance: { playbooks: [], wbplay: '0.1.0' },
-    cases,
+    cases: casesInMemory(cases),
     summary: summarize(cases),
   };
 }
@@ -45,8 +46,8 @@ test('escaping covers text, attributes and JSON inside a script element', () => 
   assert.deepEqual(JSON.parse(json), { s: '</script><!-- & \u2028' });
 });
 
-test('a golden written by the run is shown as an image; a passed comparison shows its numbers', () => {
-  const written = renderHtml(
+test('a golden written by the run is shown as an image; a passed comparison shows its numbers', async () => {
+  const written = await renderHtml(
     run({
       image: { golden: 'g/a.png', outcome: 'written', message: 'golden written' },
       artefacts: [{ kind: 'golden', path: 'g/a.png' }],
@@ -54,7 +55,7 @@ test('a golden written by the run is shown as an image; a passed comparison show
   );
   assert.ok(written.includes('<figure class="shot" data-path="g/a.png">'), 'the written golden is shown');
   assert.ok(!written.includes('class="compare"'), 'no comparison viewer without expected and actual');
-  const passed = renderHtml(
+  const passed = await renderHtml(
     run({
       image: {
         golden: 'g/a.png',
@@ -75,8 +76,8 @@ test('a golden written by the run is shown as an image; a passed comparison show
   );
 });
 
-test('a run without cases still gives a page', () => {
+test('a run without cases still gives a page', async () => {
   const r = run({});
-  const html = renderHtml({ ...r, cases: [], summary: summarize([]), status: 'passed' });
+  const html = await renderHtml({ ...r, cases: casesInMemory([]), summary: summarize([]), status: 'passed' });
   assert.ok(html.includes('<p class="empty">No cases ran.</p>'));
 });

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderJunit } from '../../src/report/junit.js';
-import type { CaseResult, RunResult, StepResult } from '../../src/result/result.js';
-import { summarize } from '../../src/result/result.js';
+import type { CaseResult, RunResultTree, StepResult } from '../../src/result/result.js';
+import { runOf, summarize } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 import { parseXml, type XmlElement } from './xml.js';
 
@@ -96,9 +96,9 @@ function testcases(root: XmlElement): XmlElement[] {
   return root.children.flatMap((s) => s.children.filter((c) => c.name === 'testcase'));
 }
 
-test('the recorded run gives schema-valid JUnit with one testcase per case', () => {
+test('the recorded run gives schema-valid JUnit with one testcase per case', async () => {
   const result = recordedResult();
-  const root = parseXml(renderJunit(result));
+  const root = parseXml(await renderJunit(runOf(result)));
   checkJunitSchema(root);
   assert.equal(root.children.length, 1);
   assert.equal(root.children[0]?.attrs.name, 'playbooks/regression.yaml');
@@ -140,7 +140,7 @@ function step(over: Partial<StepResult>): StepResult {
   };
 }
 
-function run(cases: CaseResult[]): RunResult {
+function run(cases: CaseResult[]): RunResultTree {
   return {
     version: 1,
     startedAt: '2025-01-02T03:04:05.678Z',
@@ -152,7 +152,7 @@ function run(cases: CaseResult[]): RunResult {
   };
 }
 
-test('names and messages from playbooks and servers are escaped, control characters included', () => {
+test('names and messages from playbooks and servers are escaped, control characters included', async () => {
   const nasty = 'a <img src=x onerror=alert(1)> & "b" \'c\' ]]> \u0001\u001b[31m \ud800 end';
   const message = `line one\nline two\twith tab\r\nand CR ${nasty}`;
   const result = run([
@@ -165,7 +165,7 @@ test('names and messages from playbooks and servers are escaped, control charact
       steps: [step({ status: 'error', description: nasty, error: { code: 'E<1>', message } })],
     },
   ]);
-  const xml = renderJunit(result);
+  const xml = await renderJunit(runOf(result));
   const root = parseXml(xml);
   checkJunitSchema(root);
   const tc = testcases(root)[0];
@@ -182,7 +182,7 @@ test('names and messages from playbooks and servers are escaped, control charact
   assert.ok(!xml.includes('<img'), 'no markup from the data reaches the file');
 });
 
-test('one testsuite per playbook, in the order the run met them, with its own counts', () => {
+test('one testsuite per playbook, in the order the run met them, with its own counts', async () => {
   const passed = (id: string, playbook: string): CaseResult => ({
     id,
     name: id,
@@ -199,7 +199,9 @@ test('one testsuite per playbook, in the order the run met them, with its own co
     durationMs: 250,
     steps: [step({ status: 'failed', error: { code: 'STATE_MISMATCH', message: 'opacity is 0.5, expected 0.8' } })],
   });
-  const root = parseXml(renderJunit(run([passed('a', 'b.yaml'), failed('b', 'a.yaml'), passed('c', 'b.yaml')])));
+  const root = parseXml(
+    await renderJunit(runOf(run([passed('a', 'b.yaml'), failed('b', 'a.yaml'), passed('c', 'b.yaml')]))),
+  );
   checkJunitSchema(root);
   assert.deepEqual(
     root.children.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.time]),
@@ -212,8 +214,8 @@ test('one testsuite per playbook, in the order the run met them, with its own co
   assert.equal(root.children[0]?.attrs.timestamp, '2025-01-02T03:04:05');
 });
 
-test('the schema check itself rejects broken JUnit', () => {
-  const good = renderJunit(recordedResult());
+test('the schema check itself rejects broken JUnit', async () => {
+  const good = await renderJunit(runOf(recordedResult()));
   assert.throws(() => checkJunitSchema(parseXml(good.replace('tests="5" failures="1"', 'tests="4" failures="1"'))));
   assert.throws(() => checkJunitSchema(parseXml(good.replace(' type="IMAGE_DIFFERENT"', ''))));
   assert.throws(() => parseXml(good.replace('regression · study-01', 'a < b')));

@@ -1,18 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { writeReportFiles } from '../../src/report/factory.js';
 import { writeJsonReport } from '../../src/report/json.js';
 import { mergeReports, mergeRunResults, relocate } from '../../src/report/merge.js';
 import { runStatus } from '../../src/result/result.js';
 import { readRunResult } from '../../src/report/read-report.js';
 import { ReportError } from '../../src/report/report-error.js';
-import { summarize, type RunResult } from '../../src/result/result.js';
+import { runOf, summarize, type RunResultTree } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 
 /** A shard of the whole run: some of its cases, its own start and duration, its own workbench URL. */
-function shard(whole: RunResult, ids: string[], startedAt: string, durationMs: number, url: string): RunResult {
+function shard(whole: RunResultTree, ids: string[], startedAt: string, durationMs: number, url: string): RunResultTree {
   const cases = whole.cases.filter((c) => ids.includes(c.id)).map((c) => ({ ...c, workbench: url }));
   return {
     ...structuredClone(whole),
@@ -26,7 +27,7 @@ function shard(whole: RunResult, ids: string[], startedAt: string, durationMs: n
 }
 
 /** Times differ between a sharded and an unsharded run; everything else must not. */
-function withoutTimes(result: RunResult): unknown {
+function withoutTimes(result: RunResultTree): unknown {
   return JSON.parse(
     JSON.stringify(result, (key, value: unknown) => (key === 'startedAt' || key === 'durationMs' ? 0 : value)),
   );
@@ -47,23 +48,24 @@ test('the merged report of two halves equals the whole, modulo times and where t
     const b = shard(whole, ['study-04', 'study-02'], '2025-03-14T09:26:53.500Z', 1200, url);
     const dirA = join(root, 'shard-1');
     const dirB = join(root, 'shard-2');
-    await writeJsonReport(a, dirA);
-    await writeJsonReport(b, dirB);
+    await writeJsonReport(runOf(a), dirA);
+    await writeJsonReport(runOf(b), dirB);
     const outDir = join(root, 'merged');
 
     const merged = await mergeReports([dirA, dirB], outDir);
+    const mergedCases = await merged.cases.all();
 
     assert.equal(merged.startedAt, '2025-03-14T09:26:53.500Z', 'the earliest start');
     assert.equal(merged.durationMs, 2500, 'from the first start to the last end');
     assert.deepEqual(
-      merged.cases.map((c) => c.id),
+      mergedCases.map((c) => c.id),
       ['study-01', 'study-02', 'study-03', 'study-04', 'study-05'],
     );
     assert.deepEqual(merged.summary, whole.summary);
     assert.equal(merged.status, whole.status);
     // Each artefact path, followed from the merged folder, lands on the file of its shard.
     const shardOf = (id: string): string => (['study-04', 'study-02'].includes(id) ? dirB : dirA);
-    for (const c of merged.cases) {
+    for (const c of mergedCases) {
       const original = whole.cases.find((w) => w.id === c.id);
       c.steps.forEach((s, i) => {
         s.artefacts.forEach((art, j) => {
@@ -74,7 +76,7 @@ test('the merged report of two halves equals the whole, modulo times and where t
         });
       });
     }
-    assert.deepEqual(withoutTimes(merged), withoutTimes(whole));
+    assert.deepEqual(withoutTimes({ ...merged, cases: mergedCases }), withoutTimes(whole));
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -87,8 +89,8 @@ test('provenance keeps what the shards agree on; cases keep their own workbench'
   b.provenance.playbooks.push({ path: 'playbooks/other.yaml', sha256: 'ff' });
   const merged = mergeRunResults(
     [
-      { result: a, dir: '/s/a' },
-      { result: b, dir: '/s/b' },
+      { result: runOf(a), dir: '/s/a' },
+      { result: runOf(b), dir: '/s/b' },
     ],
     '/s/out',
   );
@@ -103,7 +105,7 @@ test('provenance keeps what the shards agree on; cases keep their own workbench'
   );
   assert.equal(merged.provenance.wbplay, '0.1.0');
   assert.deepEqual(
-    merged.cases.map((c) => c.workbench),
+    merged.cases.summaries.map((c) => c.workbench),
     ['http://a:1', 'http://b:1'],
   );
 });
@@ -113,7 +115,7 @@ test('cases sort by playbook in run order, then by id in natural order', () => {
   const base = whole.cases[0];
   assert.ok(base);
   const make = (id: string, playbook: string) => ({ ...structuredClone(base), id, name: id, playbook });
-  const r: RunResult = {
+  const r: RunResultTree = {
     ...whole,
     cases: [make('s10', 'b.yaml'), make('s2', 'a.yaml'), make('s1', 'b.yaml'), make('s2', 'b.yaml')],
     provenance: {
@@ -124,9 +126,9 @@ test('cases sort by playbook in run order, then by id in natural order', () => {
       ],
     },
   };
-  const merged = mergeRunResults([{ result: r, dir: '/x' }], '/x');
+  const merged = mergeRunResults([{ result: runOf(r), dir: '/x' }], '/x');
   assert.deepEqual(
-    merged.cases.map((c) => `${c.playbook}:${c.id}`),
+    merged.cases.summaries.map((c) => `${c.playbook}:${c.id}`),
     ['b.yaml:s1', 'b.yaml:s2', 'b.yaml:s10', 'a.yaml:s2'],
   );
 });
@@ -139,8 +141,8 @@ test('shards that overlap, or nothing to merge, are clear errors', () => {
     () =>
       mergeRunResults(
         [
-          { result: a, dir: 'out-1' },
-          { result: b, dir: 'out-2' },
+          { result: runOf(a), dir: 'out-1' },
+          { result: runOf(b), dir: 'out-2' },
         ],
         'merged',
       ),
@@ -184,4 +186,27 @@ test('artefact paths move with the folder; absolute ones stay', () => {
   assert.equal(relocate('cases/a.png', '/ci/all/shard-1', '/ci/all'), 'shard-1/cases/a.png');
   assert.equal(relocate('/data/figs/a.png', '/ci/shard-1', '/ci/merged'), '/data/figs/a.png');
   assert.equal(relocate('a.png', 'shard', '.'), relative('.', 'shard/a.png'));
+});
+
+test('merged into the folder of one of its shards, the merge reads that shard as it was', async () => {
+  const root = await tempDir();
+  try {
+    const whole = recordedResult();
+    const a = shard(whole, ['study-01', 'study-03', 'study-05'], whole.startedAt, 10, 'http://a');
+    const b = shard(whole, ['study-02', 'study-04'], whole.startedAt, 10, 'http://b');
+    const dirA = join(root, 'a');
+    const dirB = join(root, 'b');
+    await writeJsonReport(runOf(a), dirA);
+    await writeJsonReport(runOf(b), dirB);
+    // report.json of shard a is replaced by the merged one while its cases are still read for the other files.
+    await writeReportFiles(await mergeReports([dirA, dirB], dirA), dirA);
+    const merged = await readRunResult(dirA);
+    assert.deepEqual(
+      merged.cases.map((c) => c.id),
+      ['study-01', 'study-02', 'study-03', 'study-04', 'study-05'],
+    );
+    assert.match(await readFile(join(dirA, 'junit.xml'), 'utf8'), /tests="5"/);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 });

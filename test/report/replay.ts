@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Reporter } from '../../src/result/reporter.js';
-import type { RunResult } from '../../src/result/result.js';
+import { runOf, type RunResult, type RunResultTree } from '../../src/result/result.js';
 
 /** The recorded events of a small run (see test/golden/reports/events.json). */
 export interface RecordedEvent {
@@ -18,10 +18,15 @@ export function loadEvents(): RecordedEvent[] {
 }
 
 /** The run result the recording ends with. */
-export function recordedResult(events: readonly RecordedEvent[] = loadEvents()): RunResult {
+export function recordedResult(events: readonly RecordedEvent[] = loadEvents()): RunResultTree {
   const end = events.find((e) => e.event === 'onRunEnd');
   if (!end) throw new Error('the recording has no onRunEnd');
-  return structuredClone(end.args[0]) as RunResult;
+  return structuredClone(end.args[0]) as RunResultTree;
+}
+
+/** The recorded result as reporters get it: its cases read one at a time. */
+export function recordedRun(events: readonly RecordedEvent[] = loadEvents()): RunResult {
+  return runOf(recordedResult(events));
 }
 
 /** Plays the recording into a reporter, awaiting the events that may be asynchronous. */
@@ -29,6 +34,7 @@ export async function replay(reporter: Reporter, events: readonly RecordedEvent[
   for (const e of events) {
     const args = structuredClone(e.args);
     if (e.event === 'onRunStart') (args[0] as { outputDir: string }).outputDir = outputDir;
+    if (e.event === 'onRunEnd') args[0] = runOf(args[0] as RunResultTree);
     const fn = reporter[e.event] as ((...a: unknown[]) => unknown) | undefined;
     await fn?.apply(reporter, args);
   }
@@ -57,7 +63,7 @@ export function squarePng(
 }
 
 /** Writes a PNG for every artefact of the result, relative to the output folder. */
-export async function writeArtefactImages(result: RunResult, outputDir: string): Promise<void> {
+export async function writeArtefactImages(result: RunResultTree, outputDir: string): Promise<void> {
   for (const c of result.cases) {
     for (const s of c.steps) {
       for (const a of s.artefacts) {

@@ -1,10 +1,11 @@
 // Cohort runs end to end against reference workbenches: every study starts from a clean scene,
 // one broken study fails alone, several workers share the cohort, a dead workbench is survived.
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { openReport } from '../../src/report/read-report.js';
 import { connect } from '../../src/client/index.js';
 import type { Plan } from '../../src/compile/index.js';
 import type { CaseInfo, RunResult } from '../../src/result/result.js';
@@ -73,12 +74,12 @@ async function assertAsAlone(out: string, study: string, context: string): Promi
   }
 }
 
-const ids = (r: RunResult): string[] => r.cases.map((c) => c.id);
-const statuses = (r: RunResult): Array<[string, string]> => r.cases.map((c) => [c.id, c.status]);
+const ids = (r: RunResult): string[] => r.cases.summaries.map((c) => c.id);
+const statuses = (r: RunResult): Array<[string, string]> => r.cases.summaries.map((c) => [c.id, c.status]);
 
 /** The node UIDs the load steps of a case created. */
-function loadedUids(r: RunResult, id: string): string[] {
-  const c = r.cases.find((x) => x.id === id);
+async function loadedUids(r: RunResult, id: string): Promise<string[]> {
+  const c = (await r.cases.all()).find((x) => x.id === id);
   assert.ok(c, `case ${id}`);
   return c.steps
     .filter((s) => s.kind === 'load')
@@ -135,14 +136,14 @@ test("isolation: on one workbench each study has the pixels it has alone, and on
     statuses(result),
     cohort.studies.map((s) => [s.name, 'passed']),
   );
-  for (const c of result.cases) assert.equal(c.workbench, redact(wb.url));
+  for (const c of await result.cases.all()) assert.equal(c.workbench, redact(wb.url));
   for (const study of ids(result)) await assertAsAlone(out, study, 'one workbench');
 
   const client = connect({ url: wb.url });
   t.after(() => client.close());
   const left = (await client.nodes.list({ hierarchy: 'all' })).map((n) => n.uid).sort();
   const last = ids(result).at(-1)!;
-  const expected = loadedUids(result, last).sort();
+  const expected = (await loadedUids(result, last)).sort();
   assert.equal(expected.length, 2, 'the last study loaded a CT and a label');
   assert.deepEqual(left, expected, `the workbench holds the nodes of ${last} only`);
 });
@@ -173,20 +174,20 @@ test('failure isolation: a corrupt data file errs that study only; the others pa
   );
   assert.deepEqual(result.summary, { total: 3, passed: 2, failed: 0, error: 1, skipped: 0 });
   assert.equal(result.status, 'error');
-  const failed = result.cases.find((c) => c.id === bad)!;
+  const failed = (await result.cases.all()).find((c) => c.id === bad)!;
   assert.deepEqual(
     failed.steps.map((s) => s.status),
     ['passed', 'error', ...failed.steps.slice(2).map(() => 'skipped')],
     'the label load errs, the rest of the study is skipped',
   );
   assert.ok(failed.steps[1]!.error?.code, 'the error has a code');
-  for (const c of result.cases)
+  for (const c of await result.cases.all())
     if (c.id !== bad) await assertAsAlone(join(broken, 'out'), c.id, 'after a broken study');
 
   // The same through the CLI: exit code 1, the summary in report.json, the failure named.
   const cli = await wbplay(['run', 'cohort.yaml', '--out', 'cli-out', '--reporter', 'line', '--retries', '1'], broken);
   assert.equal(cli.code, 1, cli.stderr);
-  const report = JSON.parse(await readFile(join(broken, 'cli-out', 'report.json'), 'utf8')) as RunResult;
+  const report = await openReport(join(broken, 'cli-out'));
   assert.deepEqual(report.summary, { total: 3, passed: 2, failed: 0, error: 1, skipped: 0 });
   assert.deepEqual(statuses(report), statuses(result));
   assert.match(cli.stdout, new RegExp(bad));
@@ -207,7 +208,10 @@ test('workers: two embedded workbenches share the cohort, both are used, every o
     statuses(result),
     cohort.studies.map((s) => [s.name, 'passed']),
   );
-  assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set(['embedded #1', 'embedded #2']));
+  assert.deepEqual(
+    new Set((await result.cases.all()).map((c) => c.workbench)),
+    new Set(['embedded #1', 'embedded #2']),
+  );
   assert.deepEqual(started.map(([id]) => id).sort(), ids(result), 'each study started once');
   for (const c of plan.cases) {
     for (const output of c.outputs) await pixels(output);
@@ -239,7 +243,8 @@ test('a workbench that never answered leaves the pool before any case; every stu
     statuses(result),
     cohort.studies.map((s) => [s.name, 'passed']),
   );
-  for (const c of result.cases) assert.equal(c.workbench, redact(live.url), `${c.id} ran on the live workbench`);
+  for (const c of await result.cases.all())
+    assert.equal(c.workbench, redact(live.url), `${c.id} ran on the live workbench`);
   const first = cohort.studies[0]!.name;
   assert.deepEqual(
     started.filter(([id]) => id === first).map(([, w]) => w),
@@ -283,12 +288,12 @@ test('a workbench that dies mid-cohort leaves the pool; the study it could not s
     cohort5.studies.map((s) => [s.name, 'passed']),
   );
   assert.equal(
-    result.cases.filter((c) => c.workbench === dyingLabel).length,
+    (await result.cases.all()).filter((c) => c.workbench === dyingLabel).length,
     1,
     'one study ran on the workbench before it died',
   );
   assert.equal(notices.length, 1, notices.join('\n'));
   assert.match(notices[0]!, /stopped answering during .*runs again on another workbench/);
   // The first three studies are the ones of the reference set; each looks as it does alone.
-  for (const c of result.cases.slice(0, 3)) await assertAsAlone(out, c.id, 'after a workbench died');
+  for (const c of (await result.cases.all()).slice(0, 3)) await assertAsAlone(out, c.id, 'after a workbench died');
 });

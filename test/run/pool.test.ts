@@ -1,12 +1,23 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runPool, type PoolSlot } from '../../src/run/pool.js';
+import { runPool, type PoolOptions, type PoolSlot } from '../../src/run/pool.js';
 
 interface Slot extends PoolSlot {
   dead?: boolean;
 }
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** The pool keeps no results; the test keeps each by its item's index, as the runner does. */
+async function collect<I, R>(
+  items: readonly I[],
+  slots: readonly Slot[],
+  options: Omit<PoolOptions<I, R, Slot>, 'onResult'>,
+): Promise<Array<R | undefined>> {
+  const results: Array<R | undefined> = new Array(items.length).fill(undefined);
+  await runPool(items, slots, { ...options, onResult: (_item, result, index) => (results[index] = result) });
+  return results;
+}
 
 test('every item runs once, on any slot, never two at a time on one slot', async () => {
   const slots: Slot[] = [
@@ -15,7 +26,7 @@ test('every item runs once, on any slot, never two at a time on one slot', async
   ];
   const busy = new Set<number>();
   const ran: Array<[number, number]> = [];
-  const results = await runPool([1, 2, 3, 4, 5], slots, {
+  const results = await collect([1, 2, 3, 4, 5], slots, {
     run: async (item, slot) => {
       assert.ok(!busy.has(slot.id), 'a slot runs one item at a time');
       busy.add(slot.id);
@@ -39,7 +50,7 @@ test('a dead slot leaves the pool and its item gets one more try elsewhere', asy
   ];
   const attempts: Array<[string, number]> = [];
   const lost: string[] = [];
-  const results = await runPool(['x', 'y', 'z'], slots, {
+  const results = await collect(['x', 'y', 'z'], slots, {
     run: async (item, slot) => {
       attempts.push([item, slot.id]);
       await tick();
@@ -60,7 +71,7 @@ test('a dead slot leaves the pool and its item gets one more try elsewhere', asy
 
 test('when every slot dies, the rest is abandoned with a reason', async () => {
   const slots: Slot[] = [{ id: 1, label: 'only' }];
-  const results = await runPool(['a', 'b'], slots, {
+  const results = await collect(['a', 'b'], slots, {
     run: async (item) => `${item}:error`,
     slotAlive: async () => false,
     abandoned: (item, why) => `${item}:${why}`,
@@ -71,7 +82,7 @@ test('when every slot dies, the rest is abandoned with a reason', async () => {
 
 test('shouldStop ends the pool without running the rest', async () => {
   let stop = false;
-  const results = await runPool([1, 2, 3], [{ id: 1, label: 'a' }], {
+  const results = await collect([1, 2, 3], [{ id: 1, label: 'a' }], {
     run: async (item) => {
       stop = true;
       return item;

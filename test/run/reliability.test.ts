@@ -40,9 +40,9 @@ test('the clean-up between studies is retried; a DELETE whose answer was lost an
     retry: FAST_RETRY,
   });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    (await result.cases.all()).map((c) => c.status),
     ['passed', 'passed', 'passed'],
-    JSON.stringify(result.cases.map((c) => c.steps.find((s) => s.error)?.error)),
+    JSON.stringify((await result.cases.all()).map((c) => c.steps.find((s) => s.error)?.error)),
   );
   assert.deepEqual(notices, []);
   // Only the last study's two nodes are left: nothing of the others, nothing twice.
@@ -63,10 +63,10 @@ test('a scene that cannot be cleared is blamed on the study that left it; that w
     retry: FAST_RETRY,
   });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    (await result.cases.all()).map((c) => c.status),
     ['passed', 'passed', 'passed'],
   );
-  const onStuck = result.cases.filter((c) => c.workbench === redact(stuck.url)).map((c) => c.name);
+  const onStuck = (await result.cases.all()).filter((c) => c.workbench === redact(stuck.url)).map((c) => c.name);
   assert.equal(onStuck.length, 1, 'one study ran on the workbench that cannot be cleared, then it left the pool');
   assert.equal(notices.length, 1, notices.join('\n'));
   assert.match(
@@ -159,7 +159,7 @@ test("a stalled exchange is abandoned at the request timeout and retried within 
     requestTimeoutMs: 300,
   });
   assert.equal(result.status, 'passed');
-  const shot = result.cases[0]!.steps.find((s) => s.kind === 'screenshot')!;
+  const shot = (await result.cases.all())[0]!.steps.find((s) => s.kind === 'screenshot')!;
   assert.deepEqual(
     shot.attempts.map((a) => a.error?.code ?? 'ok'),
     ['TIMEOUT', 'ok'],

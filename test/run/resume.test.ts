@@ -1,6 +1,7 @@
 // Resuming a cohort from the journal of its output folder: studies whose inputs and outputs
 // are unchanged are skipped, a changed input or a lost output runs that study again, --force
 // runs all; a real run killed with SIGKILL mid-cohort completes on the next run.
+import { openReport } from '../../src/report/read-report.js';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -44,8 +45,7 @@ async function readManifest(out: string): Promise<ManifestData> {
   return { studies: Object.fromEntries(readJournalText(await readFile(join(out, JOURNAL_NAME), 'utf8')).studies) };
 }
 
-const readReport = async (out: string): Promise<RunResult> =>
-  JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+const readReport = (out: string): Promise<RunResult> => openReport(out);
 /** A study's manifest key: the playbook as seen from the output folder, and the case id. */
 const key = (cohort: Cohort, study: string, out: string): string =>
   `${relative(out, cohort.playbook).split(sep).join('/')}#${study}`;
@@ -55,10 +55,10 @@ const sha256 = async (path: string): Promise<string> =>
     .digest('hex');
 
 /** `ran`: cases that ran and passed; `upToDate`: cases skipped because the manifest says so. Nothing else is allowed. */
-function outcome(result: RunResult): { ran: string[]; upToDate: string[] } {
+async function outcome(result: RunResult): Promise<{ ran: string[]; upToDate: string[] }> {
   const ran: string[] = [];
   const upToDate: string[] = [];
-  for (const c of result.cases) {
+  for (const c of await result.cases.all()) {
     if (c.status === 'passed') ran.push(c.id);
     else if (
       c.status === 'skipped' &&
@@ -107,12 +107,12 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
   const mtimes = async (study: string): Promise<number[]> =>
     Promise.all(SHOTS.map(async (shot) => (await stat(join(out, study, shot))).mtimeMs));
 
-  assert.deepEqual(outcome(await run()), { ran: [one, two, three], upToDate: [] });
+  assert.deepEqual(await outcome(await run()), { ran: [one, two, three], upToDate: [] });
   await assertManifestMatchesDisk(cohort, out);
   const before = new Map(await Promise.all([one, two, three].map(async (s) => [s, await mtimes(s)] as const)));
 
   const again = await run();
-  assert.deepEqual(outcome(again), { ran: [], upToDate: [one, two, three] });
+  assert.deepEqual(await outcome(again), { ran: [], upToDate: [one, two, three] });
   assert.deepEqual(again.summary, { total: 3, passed: 0, failed: 0, error: 0, skipped: 3 });
   assert.equal(again.status, 'skipped');
   for (const s of [one, two, three])
@@ -120,16 +120,20 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
 
   // Another valid CT in place of study two's: its inputs changed, nobody else's did.
   await copyFile(join(cohort.data, three, 'ct.nrrd'), join(cohort.data, two, 'ct.nrrd'));
-  assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one, three] });
+  assert.deepEqual(await outcome(await run()), { ran: [two], upToDate: [one, three] });
   assert.notDeepEqual(await mtimes(two), before.get(two), 'study two wrote its screenshots again');
   await assertManifestMatchesDisk(cohort, out);
-  assert.deepEqual(outcome(await run()), { ran: [], upToDate: [one, two, three] }, 'and is up to date after that');
+  assert.deepEqual(
+    await outcome(await run()),
+    { ran: [], upToDate: [one, two, three] },
+    'and is up to date after that',
+  );
 
   await rm(join(out, three, 'sagittal.png'));
-  assert.deepEqual(outcome(await run()), { ran: [three], upToDate: [one, two] });
+  assert.deepEqual(await outcome(await run()), { ran: [three], upToDate: [one, two] });
   await assertManifestMatchesDisk(cohort, out);
 
-  assert.deepEqual(outcome(await run({ force: true })), { ran: [one, two, three], upToDate: [] });
+  assert.deepEqual(await outcome(await run({ force: true })), { ran: [one, two, three], upToDate: [] });
   await assertManifestMatchesDisk(cohort, out);
 });
 
@@ -150,7 +154,7 @@ test('resume: a study that erred is not recorded and runs again on the next run'
 
   const first = await run();
   assert.deepEqual(
-    first.cases.map((c) => [c.id, c.status]),
+    (await first.cases.all()).map((c) => [c.id, c.status]),
     [
       [one, 'passed'],
       [two, 'error'],
@@ -163,7 +167,7 @@ test('resume: a study that erred is not recorded and runs again on the next run'
   );
 
   await writeFile(join(cohort.data, two, 'tumour-label.nrrd'), good);
-  assert.deepEqual(outcome(await run()), { ran: [two], upToDate: [one] });
+  assert.deepEqual(await outcome(await run()), { ran: [two], upToDate: [one] });
   await assertManifestMatchesDisk(cohort, out);
 });
 
@@ -214,7 +218,7 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
-  const { ran, upToDate } = outcome(await readReport(out));
+  const { ran, upToDate } = await outcome(await readReport(out));
   assert.deepEqual(
     upToDate.map((id) => key(cohort, id, out)).sort(),
     recorded,
@@ -254,14 +258,18 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
   child.kill('SIGTERM');
   assert.deepEqual(await exited, { code: 130, signal: null });
   const stopped = await readReport(out);
-  assert.equal(stopped.cases.length, cohort.studies.length, 'the report of the stopped run lists every study');
+  assert.equal(
+    (await stopped.cases.all()).length,
+    cohort.studies.length,
+    'the report of the stopped run lists every study',
+  );
   assert.ok(
-    stopped.cases.some((c) => c.status !== 'passed'),
+    (await stopped.cases.all()).some((c) => c.status !== 'passed'),
     'not every study ran',
   );
   const recorded = Object.keys((await readManifest(out)).studies).sort();
   assert.deepEqual(
-    stopped.cases
+    (await stopped.cases.all())
       .filter((c) => c.status === 'passed')
       .map((c) => key(cohort, c.id, out))
       .sort(),
@@ -271,7 +279,7 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
 
   const rerun = await wbplay(args, cohort.dir);
   assert.equal(rerun.code, 0, rerun.stderr);
-  const { upToDate } = outcome(await readReport(out));
+  const { upToDate } = await outcome(await readReport(out));
   assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded);
   await assertManifestMatchesDisk(cohort, out);
 });

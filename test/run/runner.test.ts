@@ -67,8 +67,8 @@ async function run(wb: TestWorkbench, plans: RunOptions['plans'], extra: Partial
   });
 }
 
-function steps(result: RunResult): StepResult[] {
-  return result.cases.flatMap((c) => c.steps);
+async function steps(result: RunResult): Promise<StepResult[]> {
+  return (await result.cases.all()).flatMap((c) => c.steps);
 }
 
 const LOAD = '  - load: { file: "${data}/ct.nrrd", as: ct, name: CT }\n';
@@ -87,7 +87,7 @@ test('a playbook runs in order: aliases become UIDs, screenshots carry provenanc
   assert.deepEqual(result.summary, { total: 1, passed: 1, failed: 0, error: 0, skipped: 0 });
   const [ct] = await connect({ url: wb.url }).nodes.list({ hierarchy: 'all' });
   assert.equal(ct?.name, 'CT', 'the node was renamed from its marker to its name');
-  const [load, set, , shot] = steps(result);
+  const [load, set, , shot] = await steps(result);
   assert.equal((load?.resolvedArgs as { uid: string }).uid, ct.uid);
   assert.deepEqual((set?.resolvedArgs as { node: unknown }).node, { uid: ct.uid });
   assert.deepEqual(
@@ -128,7 +128,7 @@ test('a 503 is retried with backoff and every attempt is recorded', async (t) =>
   t.after(() => wb.stop());
   const reporter = recorder();
   const result = await run(wb, [await playbook('retry', LOAD)], { reporter });
-  const [load] = steps(result);
+  const [load] = await steps(result);
   assert.equal(load?.status, 'passed');
   assert.equal(load?.attempts.length, 2);
   assert.equal(load?.attempts[0]?.error?.status, 503);
@@ -140,7 +140,7 @@ test('a create whose answer was lost is found by its marker, not made twice', as
   const wb = await startTestWorkbench({ faults: 'drop-after@POST /api/v1/datastorage/nodes#1' });
   t.after(() => wb.stop());
   const result = await run(wb, [await playbook('lost', LOAD)]);
-  const [load] = steps(result);
+  const [load] = await steps(result);
   assert.equal(load?.status, 'passed');
   assert.equal(load?.attempts.length, 2);
   assert.match(load?.notices[0] ?? '', /answer to an earlier attempt was lost/);
@@ -160,7 +160,7 @@ test('a request the workbench refuses is not retried, and the rest of the case i
     `${LOAD}  - remove: { node: "uid:no-such-node" }\n  - screenshot: { of: app, save: "\${out}/app.png" }\n`,
   );
   const result = await run(wb, [plan]);
-  const [, remove, shot] = steps(result);
+  const [, remove, shot] = await steps(result);
   assert.equal(result.status, 'error');
   assert.equal(remove?.status, 'error');
   assert.equal(remove?.attempts.length, 1);
@@ -175,7 +175,7 @@ test('a node name that the workbench does not hold is an error that says so', as
   const wb = await startTestWorkbench();
   t.after(() => wb.stop());
   const result = await run(wb, [await playbook('byname', `${LOAD}  - set: { node: "name:Nope", visible: false }\n`)]);
-  const [, set] = steps(result);
+  const [, set] = await steps(result);
   assert.equal(set?.status, 'error');
   assert.equal(set?.error?.code, 'NODE_NOT_FOUND');
   assert.match(set?.error?.message ?? '', /no node named `Nope`/);
@@ -191,7 +191,7 @@ test('a step that takes longer than the timeout errs and is not retried', async 
     [await playbook('stall', `${LOAD}  - screenshot: { of: stdmulti/axial, save: "\${out}/a.png" }\n`)],
     { timeoutMs: 400 },
   );
-  const [, shot] = steps(result);
+  const [, shot] = await steps(result);
   assert.equal(shot?.status, 'error');
   assert.equal(shot?.error?.code, 'STEP_TIMEOUT');
   assert.equal(shot?.attempts.length, 1);
@@ -207,21 +207,21 @@ test('expect_image: a missing golden is written, then matches; a change fails wi
   const golden = join(dir, 'goldens', 'axial.png');
   const steps_ = `${LOAD}  - reinit\n  - set: { node: ct, opacity: "\${opacity}" }\n  - expect_image: { of: stdmulti/axial, golden: goldens/axial.png, max_diff_pixels: 10 }\n`;
   const at = async (opacity: string) => playbook('golden', steps_, { opacity });
-  const image = (r: RunResult) => steps(r)[3];
+  const image = async (r: RunResult) => (await steps(r))[3];
 
   const reporter = recorder();
   const first = await run(await fresh(), [await at('1.0')], { reporter, golden: { update: 'missing', ci: false } });
   assert.equal(first.status, 'passed');
-  assert.equal(image(first)?.image?.outcome, 'written');
+  assert.equal((await image(first))?.image?.outcome, 'written');
   assert.match(reporter.notices.join('\n'), /golden .*axial\.png was missing and has been written/);
   const written = await readFile(golden);
 
   const same = await run(await fresh(), [await at('1.0')], { golden: { update: 'missing', ci: false } });
   assert.equal(same.status, 'passed');
-  assert.equal(image(same)?.image?.outcome, 'identical');
+  assert.equal((await image(same))?.image?.outcome, 'identical');
 
   const changed = await run(await fresh(), [await at('0.3')], { golden: { update: 'missing', ci: false } });
-  const failed = image(changed);
+  const failed = await image(changed);
   assert.equal(changed.status, 'failed');
   assert.equal(failed?.status, 'failed');
   assert.equal(failed?.error?.code, 'IMAGE_MISMATCH');
@@ -237,14 +237,14 @@ test('expect_image: a missing golden is written, then matches; a change fails wi
 
   const updated = await run(await fresh(), [await at('0.3')], { golden: { update: 'changed', ci: false } });
   assert.equal(updated.status, 'passed');
-  assert.equal(image(updated)?.image?.outcome, 'updated');
+  assert.equal((await image(updated))?.image?.outcome, 'updated');
   assert.notDeepEqual(await readFile(golden), written);
 
   await rm(golden);
   const ci = await run(await fresh(), [await at('0.3')], { golden: { update: 'none', ci: true } });
   assert.equal(ci.status, 'failed');
-  assert.equal(image(ci)?.error?.code, 'GOLDEN_MISSING');
-  assert.match(image(ci)?.error?.message ?? '', /in CI it is never recorded implicitly/);
+  assert.equal((await image(ci))?.error?.code, 'GOLDEN_MISSING');
+  assert.match((await image(ci))?.error?.message ?? '', /in CI it is never recorded implicitly/);
   await assert.rejects(stat(golden));
 });
 
@@ -257,7 +257,7 @@ test('expect_state compares only the fields given, within the tolerance, and is 
       `  - expect_state: { of: node:ct, equals: { name: CT, opacity: 1.0 } }\n  - expect_state: { of: stdmulti/axial/slice, equals: { step: 4 } }\n`,
   );
   const result = await run(wb, [plan]);
-  const [, , , ok, node, wrong] = steps(result);
+  const [, , , ok, node, wrong] = await steps(result);
   assert.equal(ok?.status, 'passed');
   assert.equal(node?.status, 'passed');
   assert.equal(wrong?.status, 'failed');
@@ -278,7 +278,7 @@ test('an interrupted run aborts the current step, skips the rest and still retur
     onStepStart: (_c, s) => void (s.kind === 'wait' && setTimeout(() => controller.abort(), 50)),
   };
   const result = await run(wb, [plan], { reporter, signal: controller.signal });
-  const [load, wait, shot] = steps(result);
+  const [load, wait, shot] = await steps(result);
   assert.equal(load?.status, 'passed');
   assert.equal(wait?.status, 'error');
   assert.equal(wait?.error?.code, 'INTERRUPTED');
@@ -299,15 +299,15 @@ test('without --fail-fast every case runs; with it, the cases after a failure ar
   );
   const all = await run(wb, [plan], { outputDir: join(dir, 'ff-all') });
   assert.deepEqual(
-    all.cases.map((c) => c.status),
+    (await all.cases.all()).map((c) => c.status),
     ['error', 'passed', 'passed'],
   );
   const fast = await run(wb, [plan], { failFast: true, outputDir: join(dir, 'ff-fast') });
   assert.deepEqual(
-    fast.cases.map((c) => c.status),
+    (await fast.cases.all()).map((c) => c.status),
     ['error', 'skipped', 'skipped'],
   );
-  assert.match(fast.cases[1]?.steps[0]?.skippedReason ?? '', /--fail-fast/);
+  assert.match((await fast.cases.all())[1]?.steps[0]?.skippedReason ?? '', /--fail-fast/);
 });
 
 test('a workbench that stops answering leaves the pool and its case runs again on another one', async (t) => {
@@ -331,15 +331,15 @@ test('a workbench that stops answering leaves the pool and its case runs again o
     timeoutMs: 500,
   });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    (await result.cases.all()).map((c) => c.status),
     ['passed', 'passed', 'passed'],
     JSON.stringify(
-      result.cases[0]?.steps.map((s) => s.error),
+      (await result.cases.all())[0]?.steps.map((s) => s.error),
       null,
       1,
     ),
   );
-  assert.deepEqual(new Set(result.cases.map((c) => c.workbench)), new Set([healthy.url]));
+  assert.deepEqual(new Set((await result.cases.all()).map((c) => c.workbench)), new Set([healthy.url]));
   assert.equal(reporter.notices.filter((n) => /stopped answering/.test(n)).length, 1);
   assert.match(reporter.notices.join('\n'), /runs again on another workbench/);
 });
@@ -354,8 +354,8 @@ test('an output that cannot be written fails the step that made it, and the case
     `${LOAD}  - reinit\n  - screenshot: { of: stdmulti/axial, save: "blocker/axial.png" }\n  - screenshot: { of: stdmulti/coronal, save: "\${out}/coronal.png" }\n`,
   );
   const result = await run(wb, [plan]);
-  const [, , blocked, fine] = steps(result);
-  assert.equal(result.cases[0]?.status, 'error');
+  const [, , blocked, fine] = await steps(result);
+  assert.equal((await result.cases.all())[0]?.status, 'error');
   assert.equal(blocked?.status, 'error');
   assert.equal(blocked?.error?.code, 'OUTPUT_NOT_WRITTEN');
   assert.match(blocked?.error?.message ?? '', /could not write an output: .*ENOTDIR|EEXIST/);
@@ -379,8 +379,55 @@ test('a resume journal that cannot be written costs a rerun next time, never the
   const reporter = recorder();
   const result = await run(wb, [plan], { reporter, outputDir });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    (await result.cases.all()).map((c) => c.status),
     ['passed', 'passed'],
   );
   assert.equal(reporter.notices.filter((n) => /passed but could not be recorded/.test(n)).length, 2);
+});
+
+test('each case is spooled as it ends; the result reads the cases back in case order, after the spool left the folder', async (t) => {
+  const wb = await startTestWorkbench();
+  t.after(() => wb.stop());
+  await writeFile(join(dir, 'spool.csv'), 'name,file\na,ct.nrrd\nb,broken.nrrd\nc,ct.nrrd\n');
+  await writeFile(join(dir, 'data', 'broken.nrrd'), 'NRRD0004\nthis is no header\n');
+  const plan = await playbook(
+    'spool',
+    '  - load: { file: "${data}/${study.file}", as: ct }\n',
+    {},
+    'foreach:\n  csv: spool.csv\n',
+  );
+  const out = join(dir, 'spool-report');
+  const spooled: number[] = [];
+  const result = await run(wb, [plan], {
+    outputDir: out,
+    reporter: {
+      // While the run lasts, the spool holds a line for every case that has ended.
+      onCaseEnd: () => void readFile(join(out, 'wbplay-cases.jsonl'), 'utf8').then((t) => spooled.push(t.length)),
+    },
+  });
+  assert.deepEqual(
+    result.cases.summaries.map((c) => [c.id, c.status]),
+    [
+      ['a', 'passed'],
+      ['b', 'error'],
+      ['c', 'passed'],
+    ],
+  );
+  await assert.rejects(stat(join(out, 'wbplay-cases.jsonl')), { code: 'ENOENT' });
+  assert.ok(spooled.length > 0 && spooled.every((n) => n > 0), 'the spool was written during the run');
+  // Another run in the same folder spools its own cases; this result still reads its own.
+  const again = await run(wb, [await playbook('spool', '  - reinit\n', {}, 'foreach:\n  csv: spool.csv\n')], {
+    outputDir: out,
+  });
+  assert.equal(again.status, 'passed');
+  const cases = await result.cases.all();
+  assert.deepEqual(
+    cases.map((c) => [c.id, c.steps[0]?.kind, c.steps[0]?.status]),
+    [
+      ['a', 'load', 'passed'],
+      ['b', 'load', 'error'],
+      ['c', 'load', 'passed'],
+    ],
+  );
+  assert.ok(cases[1]?.steps[0]?.error?.code, 'the erred case keeps its error');
 });

@@ -1,11 +1,12 @@
 // Sharding a cohort: the shards split it without gaps or overlap, the same way every time and
 // from the Kubernetes index as from i/n; their reports merge into what one unsharded run reports.
 import assert from 'node:assert/strict';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { mergeReports } from '../../src/report/merge.js';
+import { openReport } from '../../src/report/read-report.js';
 import { JsonReporter } from '../../src/report/json.js';
 import type { RunResult } from '../../src/result/result.js';
 import { runPlans } from '../../src/run/runner.js';
@@ -47,10 +48,10 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const ids = (r: RunResult): string[] => r.cases.map((c) => c.id);
+const ids = (r: RunResult): string[] => r.cases.summaries.map((c) => c.id);
 
-async function readReport(out: string): Promise<RunResult> {
-  return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+function readReport(out: string): Promise<RunResult> {
+  return openReport(out);
 }
 
 test('shards: their union is the whole cohort, none overlaps, sizes differ by one at most, each case ran', () => {
@@ -58,7 +59,7 @@ test('shards: their union is the whole cohort, none overlaps, sizes differ by on
   const picked = shards.flatMap(ids);
   assert.deepEqual([...picked].sort(), [...all].sort(), 'every study in exactly one shard');
   assert.equal(new Set(picked).size, picked.length, 'no study in two shards');
-  const sizes = shards.map((s) => s.cases.length);
+  const sizes = shards.map((s) => s.cases.summaries.length);
   assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, `balanced: ${sizes.join(', ')}`);
   for (const s of shards) {
     assert.equal(s.status, 'passed');
@@ -75,7 +76,7 @@ test('shards: computed again from a freshly compiled playbook, the split is the 
     // An aborted run selects its cases and runs none of them: the split, without the work.
     const again = await run(join(dir, `again-${i}`), { index: i, count: SHARDS }, AbortSignal.abort());
     assert.deepEqual(ids(again), ids(shards[i - 1]!), `shard ${i}/${SHARDS}`);
-    assert.ok(again.cases.every((c) => c.status === 'skipped'));
+    assert.ok((await again.cases.all()).every((c) => c.status === 'skipped'));
   }
 });
 
@@ -111,7 +112,7 @@ test('CLI: a shard with no study (more shards than studies) is a run of nothing 
   const r = await wbplay(['run', 'cohort.yaml', '--out', 'empty', '--reporter', 'line', '--shard', '7/7'], dir);
   assert.equal(r.code, 0, r.stderr);
   const report = await readReport(join(dir, 'empty'));
-  assert.deepEqual(report.cases, []);
+  assert.deepEqual(await report.cases.all(), []);
   assert.equal(report.summary.total, 0);
   const merged = await mergeReports([...[1, 2, 3].map(shardDir), join(dir, 'empty')], join(dir, 'M-empty'));
   assert.deepEqual(ids(merged), ids(whole), 'an empty shard adds nothing to the merge');
@@ -122,7 +123,7 @@ test('CLI: a shard with no study (more shards than studies) is a run of nothing 
  * node UIDs, and the run's own folder (masked as <out>). Artefact paths are resolved against the
  * report's folder first, so a merged report must point at the shard's file.
  */
-function comparable(result: RunResult, reportDir: string, runDirs: readonly string[]): unknown {
+async function comparable(result: RunResult, reportDir: string, runDirs: readonly string[]): Promise<unknown> {
   const mask = (value: unknown): unknown => {
     let text = JSON.stringify(value) ?? 'null';
     for (const d of [...runDirs].sort((a, b) => b.length - a.length)) text = text.split(d).join('<out>');
@@ -132,7 +133,7 @@ function comparable(result: RunResult, reportDir: string, runDirs: readonly stri
     status: result.status,
     summary: result.summary,
     provenance: { playbooks: result.provenance.playbooks, wbplay: result.provenance.wbplay },
-    cases: result.cases.map((c) => ({
+    cases: (await result.cases.all()).map((c) => ({
       id: c.id,
       name: c.name,
       playbook: c.playbook,
@@ -162,10 +163,10 @@ test('merged shard reports equal the unsharded report, times and folders aside',
   const merged = join(dir, 'M');
   const result = await mergeReports(shardDirs, merged);
   assert.deepEqual(
-    comparable(result, merged, shardDirs),
-    comparable(await readReport(wholeDir()), wholeDir(), [wholeDir()]),
+    await comparable(result, merged, shardDirs),
+    await comparable(await readReport(wholeDir()), wholeDir(), [wholeDir()]),
   );
-  for (const c of result.cases) {
+  for (const c of await result.cases.all()) {
     for (const s of c.steps) for (const a of s.artefacts) await access(resolve(merged, a.path));
   }
 
@@ -174,7 +175,7 @@ test('merged shard reports equal the unsharded report, times and folders aside',
   assert.equal(cli.code, 0, cli.stderr);
   const mergedCli = join(dir, 'M-cli');
   assert.deepEqual(
-    comparable(await readReport(mergedCli), mergedCli, shardDirs),
-    comparable(whole, wholeDir(), [wholeDir()]),
+    await comparable(await readReport(mergedCli), mergedCli, shardDirs),
+    await comparable(whole, wholeDir(), [wholeDir()]),
   );
 });

@@ -81,11 +81,11 @@ for (const seed of SEEDS) {
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
     });
     const elapsed = performance.now() - started;
-    const problems = result.cases.flatMap((c) =>
+    const problems = (await result.cases.all()).flatMap((c) =>
       c.steps.filter((s) => s.error).map((s) => `${c.name} step ${s.index}: ${s.error!.code} ${s.error!.message}`),
     );
     assert.deepEqual(
-      result.cases.map((c) => c.status),
+      (await result.cases.all()).map((c) => c.status),
       Array(STUDIES).fill('passed'),
       problems.join('\n'),
     );
@@ -99,11 +99,11 @@ for (const seed of SEEDS) {
     // Each workbench holds the last study it ran, once: two nodes, or none if it ran nothing.
     for (const wb of workbenches) {
       const uids = await nodesOf(wb.url);
-      const ran = result.cases.some((c) => c.workbench?.startsWith(wb.url));
+      const ran = (await result.cases.all()).some((c) => c.workbench?.startsWith(wb.url));
       assert.equal(uids.length, ran ? 2 : 0, `${wb.url} holds ${uids.length} nodes`);
     }
     // The worst case the timeouts allow: every request of every step stalls to its timeout on every attempt.
-    const steps = result.cases.reduce((n, c) => n + c.steps.length, 0);
+    const steps = (await result.cases.all()).reduce((n, c) => n + c.steps.length, 0);
     assert.ok(
       elapsed < steps * (RETRY.retries + 1) * (REQUEST_TIMEOUT_MS + RETRY.maxDelayMs) * 3,
       `${Math.round(elapsed)} ms`,

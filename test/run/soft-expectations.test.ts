@@ -60,8 +60,8 @@ test('every failing check of a case is judged and recorded, the steps after them
   await run('[56, 52, 36]', 'missing', 'first');
   // The crosshair moves in x: the sagittal view and the crosshair lines of the others change.
   const result = await run('[40, 52, 36]', 'none', 'moved');
-  const steps = result.cases[0]!.steps;
-  assert.equal(result.cases[0]!.status, 'failed');
+  const steps = (await result.cases.all())[0]!.steps;
+  assert.equal((await result.cases.all())[0]!.status, 'failed');
   const checks = steps.filter((s) => s.kind === 'expect_image');
   assert.equal(checks.length, 4);
   assert.ok(
@@ -81,11 +81,13 @@ test('every failing check of a case is judged and recorded, the steps after them
 test('--update-goldens=changed rewrites exactly the goldens that failed', async () => {
   const before = new Map<string, Buffer>();
   for (const v of VIEWS) before.set(v, await readFile(join(dir, 'goldens', `${v}.png`)));
-  const failing = (await run('[40, 52, 36]', 'none', 'check')).cases[0]!.steps.filter(
-    (s) => s.kind === 'expect_image' && s.status === 'failed',
-  ).map((s) => s.image!.golden);
+  const failing = (await (await run('[40, 52, 36]', 'none', 'check')).cases.all())[0]!.steps
+    .filter((s) => s.kind === 'expect_image' && s.status === 'failed')
+    .map((s) => s.image!.golden);
   const updated = await run('[40, 52, 36]', 'changed', 'update');
-  const rewritten = updated.cases[0]!.steps.filter((s) => s.image?.outcome === 'updated').map((s) => s.image!.golden);
+  const rewritten = (await updated.cases.all())[0]!.steps
+    .filter((s) => s.image?.outcome === 'updated')
+    .map((s) => s.image!.golden);
   assert.deepEqual(rewritten.sort(), failing.sort());
   for (const v of VIEWS) {
     const now = await readFile(join(dir, 'goldens', `${v}.png`));
@@ -110,8 +112,11 @@ test('--max-failures N stops starting cases after N failed cases; the rest are s
     maxFailures: 2,
   });
   assert.deepEqual(
-    result.cases.map((c) => c.status),
+    (await result.cases.all()).map((c) => c.status),
     ['failed', 'failed', 'skipped', 'skipped'],
   );
-  assert.match(result.cases[2]!.steps[0]!.skippedReason!, /--max-failures stopped the run after 2 failed cases/);
+  assert.match(
+    (await result.cases.all())[2]!.steps[0]!.skippedReason!,
+    /--max-failures stopped the run after 2 failed cases/,
+  );
 });

@@ -87,7 +87,7 @@ test('a factory starts no more workbenches than there are cases, each told its p
     ],
     'two cases: two workbenches of two',
   );
-  for (const c of result.cases)
+  for (const c of await result.cases.all())
     assert.match(c.workbench ?? '', /^test #[12]$/, 'reports name the workbench by its label');
   assert.deepEqual(workbenches.stopped.sort(), ['test #1', 'test #2']);
   for (const wb of workbenches.started) assert.equal(await answers(wb.url), false, `${wb.label} is stopped`);

@@ -4,7 +4,7 @@ import type { Rgb, RgbaImage } from '../../image/rgba.js';
 import { decodePng } from '../../image/png-decode.js';
 import { encodePng } from '../../image/png-encode.js';
 import { stampProvenance, type FigureProvenance } from '../../files/provenance.js';
-import type { CaseResult } from '../../result/result.js';
+import type { CaseSummary } from '../../result/case-list.js';
 import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../image/bitmap-font.js';
 import { fillRect } from '../../image/pixels.js';
 import { resizeImage } from '../../image/resize.js';
@@ -172,11 +172,11 @@ function fit(text: string, width: number, scale: number): string {
  * Why a case has no tile image of this run: it failed, erred or did not run. A study skipped
  * as up to date still has its image from the run that made it.
  */
-export function sheetNotes(cases: readonly CaseResult[]): Map<string, string> {
+export function sheetNotes(cases: readonly CaseSummary[]): Map<string, string> {
   const notes = new Map<string, string>();
   for (const c of cases) {
     if (c.status === 'failed' || c.status === 'error') notes.set(c.id, c.status);
-    else if (c.status === 'skipped' && !c.steps[0]?.skippedReason?.startsWith('up to date')) notes.set(c.id, 'not run');
+    else if (c.status === 'skipped' && !c.skippedReason?.startsWith('up to date')) notes.set(c.id, 'not run');
   }
   return notes;
 }

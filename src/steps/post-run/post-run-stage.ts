@@ -1,6 +1,7 @@
 import type { DiagnosticCode } from '../../diagnostics/diagnostic.js';
 import type { YNode, YScalar } from '../../playbook/tree.js';
-import type { Artefact, CaseResult } from '../../result/result.js';
+import type { CaseSummary } from '../../result/case-list.js';
+import type { Artefact } from '../../result/result.js';
 import type { JsonSchema, ValuePath } from '../step-definition.js';
 
 /** A compiled case as a post-run stage sees it. */
@@ -42,8 +43,8 @@ export interface PostRunCompileContext {
 export interface PostRunContext {
   /** The playbook the stage belongs to, for its figures' provenance. */
   playbook: { path: string; sha256: string };
-  /** The results of this run's cases of the playbook, in plan order (a shard runs some of them). */
-  cases: readonly CaseResult[];
+  /** The summaries of this run's cases of the playbook, in plan order (a shard runs some of them). */
+  cases: readonly CaseSummary[];
   /** Reports and figure paths are relative to it. */
   outputDir: string;
   notice(message: string): void;
@@ -75,7 +76,7 @@ export interface PostRunStage<K extends string, Args> {
   /** Whether a figure in a report is one of this stage's. */
   owns(figure: Artefact): boolean;
   /** This stage's figures of every shard as the figures of the whole run (no file is touched). */
-  merge(shards: readonly ShardFigures[], cases: readonly CaseResult[]): Artefact[];
+  merge(shards: readonly ShardFigures[], cases: readonly CaseSummary[]): Artefact[];
   /** Draws a merged figure again, from the files the shards wrote, into the merged folder. */
-  redraw(figure: Artefact, cases: readonly CaseResult[], outputDir: string): Promise<void>;
+  redraw(figure: Artefact, cases: readonly CaseSummary[], outputDir: string): Promise<void>;
 }

@@ -1,0 +1,142 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { CaseResult, Status } from './result.js';
+
+/**
+ * What stays in memory of an ended case: enough to count, order and summarise a run, and for
+ * the post-run stages, whose figures need each case's id and verdict but never its steps.
+ */
+export interface CaseSummary {
+  id: string;
+  name: string;
+  playbook: string;
+  status: Status;
+  durationMs: number;
+  workbench?: string;
+  /** A skipped case's reason (its first step's), which tells a study up to date from one not run. */
+  skippedReason?: string;
+}
+
+export function summaryOf(c: CaseResult): CaseSummary {
+  const reason = c.status === 'skipped' ? c.steps[0]?.skippedReason : undefined;
+  return {
+    id: c.id,
+    name: c.name,
+    playbook: c.playbook,
+    status: c.status,
+    durationMs: c.durationMs,
+    ...(c.workbench !== undefined ? { workbench: c.workbench } : {}),
+    ...(reason !== undefined ? { skippedReason: reason } : {}),
+  };
+}
+
+/**
+ * The cases of a run in case order. Only their summaries are held; a whole case is read when it
+ * is asked for, so a run of any size is written out one case at a time.
+ */
+export interface CaseList extends AsyncIterable<CaseResult> {
+  readonly summaries: readonly CaseSummary[];
+  /** The cases at these positions, in the order given. */
+  pick(positions: Iterable<number>): AsyncIterable<CaseResult>;
+  /** Every case at once: for small runs and tests; a large run is read with `for await`. */
+  all(): Promise<CaseResult[]>;
+  /** Reads cases by position until closed: for a caller that reads a few at a time, in its own order. */
+  reader(): Promise<CaseReader>;
+}
+
+/** Reads cases by position between `open` and `close`, so a pass over many cases opens its files once. */
+export interface CaseReader {
+  read(position: number): Promise<CaseResult>;
+  close(): Promise<void>;
+}
+
+/** The common part of every list: iteration, picking and `all` over a reader. */
+export abstract class ReadableCases implements CaseList {
+  abstract readonly summaries: readonly CaseSummary[];
+  abstract reader(): Promise<CaseReader>;
+
+  async *pick(positions: Iterable<number>): AsyncIterable<CaseResult> {
+    const reader = await this.reader();
+    try {
+      for (const position of positions) yield await reader.read(position);
+    } finally {
+      await reader.close();
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<CaseResult> {
+    return this.pick(this.summaries.keys())[Symbol.asyncIterator]();
+  }
+
+  async all(): Promise<CaseResult[]> {
+    const cases: CaseResult[] = [];
+    for await (const c of this) cases.push(c);
+    return cases;
+  }
+}
+
+/** Cases that are in memory already: a report read whole, or a test's. */
+class CasesInMemory extends ReadableCases {
+  readonly summaries: readonly CaseSummary[];
+  constructor(private readonly cases: readonly CaseResult[]) {
+    super();
+    this.summaries = cases.map(summaryOf);
+  }
+
+  reader(): Promise<CaseReader> {
+    return Promise.resolve({
+      // A copy, as a case read from a file would be: a caller may change what it gets.
+      read: (position) => Promise.resolve(structuredClone(this.cases[position] as CaseResult)),
+      close: () => Promise.resolve(),
+    });
+  }
+}
+
+export function casesInMemory(cases: readonly CaseResult[]): CaseList {
+  return new CasesInMemory(cases);
+}
+
+/** Where one case's JSON text lies in a file. */
+export interface CaseSpan {
+  offset: number;
+  length: number;
+}
+
+/** A list's open file is closed once nothing can read the list any more. */
+const closeWhenDropped = new FinalizationRegistry<FileHandle>((handle) => {
+  void handle.close().catch(() => undefined);
+});
+
+/**
+ * Cases whose JSON texts lie in a file at known places (the case lines of a report.json, or a
+ * run's spool), read through the file's handle, which stays open as long as the list: the
+ * places stay right even when the file is replaced or removed by name (a merge written into a
+ * shard's own folder, the next run in the same folder).
+ */
+export class CasesInFile extends ReadableCases {
+  constructor(
+    readonly file: string,
+    readonly summaries: readonly CaseSummary[],
+    private readonly spans: readonly CaseSpan[],
+    private readonly handle: FileHandle,
+  ) {
+    super();
+    closeWhenDropped.register(this, handle);
+  }
+
+  reader(): Promise<CaseReader> {
+    const handle = this.handle;
+    let buffer = Buffer.alloc(16 * 1024);
+    return Promise.resolve({
+      read: async (position) => {
+        const span = this.spans[position];
+        if (!span) throw new RangeError(`no case at position ${position} of ${this.file}`);
+        if (buffer.length < span.length) buffer = Buffer.alloc(span.length * 2);
+        const { bytesRead } = await handle.read(buffer, 0, span.length, span.offset);
+        if (bytesRead < span.length) throw new Error(`${this.file} is shorter than when it was written`);
+        return JSON.parse(buffer.toString('utf8', 0, span.length)) as CaseResult;
+      },
+      // The handle is the list's, not the pass's.
+      close: () => Promise.resolve(),
+    });
+  }
+}
