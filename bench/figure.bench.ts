@@ -57,7 +57,8 @@ export default async function bench(): Promise<void> {
           outputDir: join(dir, `report-${dpi}-${i}`),
           force: true,
         });
-        const steps = (c: number): StepResult[] => result.cases[c]!.steps;
+        const cases = await result.cases.all();
+        const steps = (c: number): StepResult[] => cases[c]!.steps;
         if (result.status !== 'passed') throw new Error(`the figure run did not pass: ${result.status}`);
         if (i === 0) continue; // warm-up
         figureMs.push(steps(0).find((s) => s.kind === 'figure')!.durationMs);
