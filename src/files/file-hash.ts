@@ -42,6 +42,11 @@ export class FileHasher {
     return sha256;
   }
 
+  /** Drops what is known of files no one will ask about again (a finished study's outputs). */
+  forget(paths: Iterable<string>): void {
+    for (const path of paths) this.known.delete(path);
+  }
+
   /** What is known of one file, if it was hashed. */
   recordOf(path: string): HashRecord | undefined {
     return this.known.get(path);

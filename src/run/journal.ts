@@ -1,6 +1,6 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeFileAtomic } from '../files/atomic-write.js';
+import { writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
 
 export const JOURNAL_NAME = 'wbplay-journal.jsonl';
@@ -30,29 +30,40 @@ interface JournalLine extends StudyRecord {
  */
 export class Journal {
   private appending: Promise<void> = Promise.resolve();
+  /**
+   * Lines appended by this run, by where they are in the file: a recorded study is only ever
+   * asked about again by compaction, which copies its line, so its record is not kept in memory.
+   */
+  private readonly appended = new Map<string, { offset: number; length: number }>();
 
   private constructor(
     readonly path: string,
+    /** The records found when the journal was opened, for the resume checks. */
     private readonly studies: Map<string, JournalLine>,
     readonly hasher: FileHasher,
+    /** Bytes in the file; a torn last line is closed with a newline before the first append. */
+    private size: number,
+    private torn: boolean,
     /** Set when lines of the journal could not be read. */
     readonly notice?: string,
   ) {}
 
   static async open(outputDir: string): Promise<Journal> {
     const path = join(outputDir, JOURNAL_NAME);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(path, 'utf8');
+      bytes = await readFile(path);
     } catch {
       return Journal.fromOldManifest(outputDir, path);
     }
+    const text = bytes.toString('utf8');
     const { studies, bad } = readJournalText(text);
     const files: Record<string, HashRecord> = {};
     for (const line of studies.values()) Object.assign(files, line.files);
     const notice =
       bad > 0 ? `ignored ${bad} unreadable line${bad === 1 ? '' : 's'} of ${path}; those studies run again` : undefined;
-    return new Journal(path, studies, new FileHasher(files), notice);
+    const torn = bytes.length > 0 && !text.endsWith('\n');
+    return new Journal(path, studies, new FileHasher(files), bytes.length, torn, notice);
   }
 
   /** A folder written by an earlier version resumes from its manifest; the journal starts from it. */
@@ -66,9 +77,9 @@ export class Journal {
       if (old.version !== 1 || typeof old.studies !== 'object' || old.studies === null)
         throw new Error('unknown version');
       const studies = new Map(Object.entries(old.studies).map(([study, r]) => [study, { study, ...r }]));
-      return new Journal(path, studies, new FileHasher(old.files ?? {}));
+      return new Journal(path, studies, new FileHasher(old.files ?? {}), 0, false);
     } catch {
-      return new Journal(path, new Map(), new FileHasher());
+      return new Journal(path, new Map(), new FileHasher(), 0, false);
     }
   }
 
@@ -88,31 +99,62 @@ export class Journal {
       const r = this.hasher.recordOf(f);
       return r ? [[f, r] as const] : [];
     });
-    const line: JournalLine = { study: studyId, ...record, files: Object.fromEntries(known) };
-    this.studies.set(studyId, line);
+    const line = Buffer.from(
+      `${this.torn ? '\n' : ''}${JSON.stringify({ study: studyId, ...record, files: Object.fromEntries(known) })}\n`,
+    );
+    const lead = this.torn ? 1 : 0;
+    this.torn = false;
+    this.appended.set(studyId, { offset: this.size + lead, length: line.length - lead - 1 });
+    this.studies.delete(studyId);
+    this.size += line.length;
     // Appends are chained so two workers' lines never interleave. Not flushed to disk each
     // time: a killed process loses nothing, and after a power loss a journal that went back in
     // time only makes finished studies run again.
     const next = this.appending.then(async () => {
       await mkdir(dirname(this.path), { recursive: true });
-      await appendFile(this.path, `${JSON.stringify(line)}\n`);
+      await appendFile(this.path, line);
     });
     this.appending = next.catch(() => undefined);
     return next;
   }
 
   has(studyId: string): boolean {
-    return this.studies.has(studyId);
+    return this.studies.has(studyId) || this.appended.has(studyId);
   }
 
-  /** Rewrites the journal as one line per study, in study order, atomically. */
+  /**
+   * Rewrites the journal as one line per study, in study order, atomically: lines this run
+   * appended are copied from the file one at a time, so the whole journal is never held.
+   */
   async compact(): Promise<void> {
     await this.appending;
-    if (this.studies.size === 0) return;
-    const lines = [...this.studies.values()]
-      .sort((a, b) => (a.study < b.study ? -1 : a.study > b.study ? 1 : 0))
-      .map((l) => JSON.stringify(l));
-    await writeFileAtomic(this.path, `${lines.join('\n')}\n`, { durable: false });
+    const ids = [...new Set([...this.studies.keys(), ...this.appended.keys()])].sort((a, b) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    if (ids.length === 0) return;
+    const handle = this.appended.size > 0 ? await open(this.path, 'r') : undefined;
+    try {
+      const studies = this.studies;
+      const appended = this.appended;
+      await writeChunksAtomic(
+        this.path,
+        (async function* lines() {
+          for (const id of ids) {
+            const span = appended.get(id);
+            if (!span || !handle) {
+              yield `${JSON.stringify(studies.get(id))}\n`;
+              continue;
+            }
+            const bytes = Buffer.alloc(span.length);
+            await handle.read(bytes, 0, span.length, span.offset);
+            yield `${bytes.toString('utf8')}\n`;
+          }
+        })(),
+        { durable: false },
+      );
+    } finally {
+      await handle?.close();
+    }
   }
 }
 

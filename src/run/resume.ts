@@ -73,6 +73,22 @@ export class Resume {
     outputs: ReadonlyMap<string, string>,
     notice: (message: string) => void,
   ): Promise<void> {
+    try {
+      await this.write(item, inputHash, result, outputs, notice);
+    } finally {
+      // What the case's record needed is written: its hashes need not stay for the rest of the run.
+      this.inputs.delete(item);
+      this.hasher.forget(outputs.keys());
+    }
+  }
+
+  private async write(
+    item: RunItem,
+    inputHash: string,
+    result: CaseResult,
+    outputs: ReadonlyMap<string, string>,
+    notice: (message: string) => void,
+  ): Promise<void> {
     if (!this.journal || !item.resumable || result.status !== 'passed') return;
     try {
       const files = [...item.case.inputs, ...outputs.keys()];

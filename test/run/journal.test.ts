@@ -87,6 +87,28 @@ test('a torn last line (a kill mid-append) is ignored quietly; a damaged line el
   });
 });
 
+test('after a torn last line the next record starts on a line of its own; compaction keeps old and new', async () => {
+  await withDir(async (dir) => {
+    const first = await Journal.open(dir);
+    await first.record('a', { inputHash: 'x', outputs: {}, finishedAt: 'now' });
+    await appendFile(join(dir, JOURNAL_NAME), '{"study":"b","inputHash":"y","outp');
+    const resumed = await Journal.open(dir);
+    await resumed.record('c', { inputHash: 'z', outputs: {}, finishedAt: 'now' });
+    const reread = readJournalText(await readFile(join(dir, JOURNAL_NAME), 'utf8'));
+    assert.deepEqual([...reread.studies.keys()], ['a', 'c'], 'the new line is whole');
+    assert.equal(reread.bad, 1, 'the torn line stays one bad line');
+    await resumed.compact();
+    const text = await readFile(join(dir, JOURNAL_NAME), 'utf8');
+    assert.deepEqual(
+      text
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { study: string }).study),
+      ['a', 'c'],
+    );
+  });
+});
+
 test('compaction leaves one line per study, the last record of each, in study order', async () => {
   await withDir(async (dir) => {
     const j = await Journal.open(dir);
