@@ -105,6 +105,21 @@ test('the figure example: golden pixels and SVG, 183 mm at 300 dpi, the same byt
   }
 });
 
+/** A playbook in the test folder that loads the demo CT and reinits, then runs `steps`. */
+async function ctPlaybook(name: string, steps: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(
+    path,
+    `version: 1
+vars: { data: ${JSON.stringify(demo)} }
+steps:
+  - load: { file: "\${data}/ct.nrrd", as: ct }
+  - reinit
+${steps}`,
+  );
+  return path;
+}
+
 async function writeTemp(name: string, bytes: Uint8Array): Promise<string> {
   const path = join(dir, name);
   await writeFile(path, bytes);
@@ -112,7 +127,6 @@ async function writeTemp(name: string, bytes: Uint8Array): Promise<string> {
 }
 
 test('a scale bar is its millimetres over the camera’s mm per pixel, at two zooms', async () => {
-  const pb = join(dir, 'scale.yaml');
   const figure = (save: string) => `  - figure:
       save: \${out}/${save}
       width: 512px
@@ -121,14 +135,9 @@ test('a scale bar is its millimetres over the camera’s mm per pixel, at two zo
       letters: none
       panels: [{ window: stdmulti/axial, scale_bar: { length: 10, color: [1, 0, 1] } }]
 `;
-  await writeFile(
-    pb,
-    `version: 1
-vars: { data: ${JSON.stringify(demo)} }
-steps:
-  - load: { file: "\${data}/ct.nrrd", as: ct }
-  - reinit
-  - camera: { window: stdmulti/axial, parallel_scale: 40 }
+  const pb = await ctPlaybook(
+    'scale.yaml',
+    `  - camera: { window: stdmulti/axial, parallel_scale: 40 }
 ${figure('near.png')}  - camera: { window: stdmulti/axial, parallel_scale: 80 }
 ${figure('far.png')}`,
   );
@@ -294,15 +303,9 @@ test('an image file as a panel, titles, own letters and explicit legend entries,
       true,
     ),
   );
-  const pb = join(dir, 'mixed.yaml');
-  await writeFile(
-    pb,
-    `version: 1
-vars: { data: ${JSON.stringify(demo)} }
-steps:
-  - load: { file: "\${data}/ct.nrrd", as: ct }
-  - reinit
-  - figure:
+  const pb = await ctPlaybook(
+    'mixed.yaml',
+    `  - figure:
       save: \${out}/mixed.png
       width: 3.5in
       dpi: 200
