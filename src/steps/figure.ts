@@ -155,8 +155,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
   compile(raw, ctx) {
     const r = raw as RawFigure;
     const dpi = r.dpi ?? DEFAULT_DPI;
-    const px = (text: string | undefined, fallback: string, key: string): number =>
-      Math.round(lengthInPixels(text ?? fallback, dpi) ?? badLength(ctx, key));
+    const px = (key: string, text: string): number => Math.round(lengthInPixels(text, dpi) ?? badLength(ctx, key));
     const panels = r.panels.map((p, i) => compilePanel(p, i, ctx));
     const columns = r.columns ?? (r.column_headings?.length || r.panels.length);
     const rows = Math.ceil(r.panels.length / columns);
@@ -164,12 +163,12 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     checkCount(ctx, 'column_headings', r.column_headings, columns, 'columns');
     checkCount(ctx, 'row_headings', r.row_headings, rows, 'rows');
     const grid: Omit<GridSpec, 'legendLines'> = {
-      width: px(r.width, r.width, 'width'),
-      ...(r.height !== undefined ? { height: px(r.height, r.height, 'height') } : {}),
+      width: px('width', r.width),
+      ...(r.height !== undefined ? { height: px('height', r.height) } : {}),
       rows,
       columns,
-      margin: px(r.margin, '1mm', 'margin'),
-      gap: px(r.gap, '1mm', 'gap'),
+      margin: px('margin', r.margin ?? '1mm'),
+      gap: px('gap', r.gap ?? '1mm'),
       fontPx: pointsInPixels(r.font_size ?? DEFAULT_POINTS, dpi),
       columnHeadings: (r.column_headings ?? []).length > 0,
       rowHeadings: (r.row_headings ?? []).length > 0,
