@@ -51,7 +51,9 @@ test('the clean-up between studies is retried; a DELETE whose answer was lost an
 
 test('a scene that cannot be cleared is blamed on the study that left it; that workbench leaves the pool and the next study runs on another', async (t) => {
   const stuck = await startTestWorkbench({ faults: '503@DELETE /api/v1/datastorage/nodes/**' });
-  const healthy = await startTestWorkbench();
+  // The healthy workbench loads slowly, so the stuck one is free again while a study is still
+  // queued and has to clear its scene for it (else the healthy one could take every study).
+  const healthy = await startTestWorkbench({ faults: 'latency=300@POST /api/v1/datastorage/nodes' });
   t.after(() => Promise.all([stuck.stop(), healthy.stop()]));
   const notices: string[] = [];
   const out = join(dir, 'stuck-clean-up');
