@@ -1,3 +1,4 @@
+import { to8 } from '../image/pixels.js';
 import type { Rect, Rgb } from '../image/rgba.js';
 import { esc } from '../markup/escape.js';
 import { embeddedFontRules, FONT_FAMILY } from './font.js';
@@ -141,12 +142,6 @@ function num(value: number): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
 }
 
-export function hex(color: Rgb): string {
-  return `#${color
-    .map((c) =>
-      Math.round(Math.min(Math.max(c, 0), 1) * 255)
-        .toString(16)
-        .padStart(2, '0'),
-    )
-    .join('')}`;
+function hex(color: Rgb): string {
+  return `#${color.map((c) => to8(c).toString(16).padStart(2, '0')).join('')}`;
 }

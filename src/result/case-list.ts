@@ -1,3 +1,4 @@
+import { SpanReader, type TextSpan } from '../files/text-span.js';
 import type { FileHandle } from 'node:fs/promises';
 import type { CaseResult, Status } from './result.js';
 
@@ -96,10 +97,7 @@ export function casesInMemory(cases: readonly CaseResult[]): CaseList {
 }
 
 /** Where one case's JSON text lies in a file. */
-export interface CaseSpan {
-  offset: number;
-  length: number;
-}
+export type CaseSpan = TextSpan;
 
 /** A list's open file is closed once nothing can read the list any more. */
 const closeWhenDropped = new FinalizationRegistry<FileHandle>((handle) => {
@@ -124,16 +122,12 @@ export class CasesInFile extends ReadableCases {
   }
 
   reader(): Promise<CaseReader> {
-    const handle = this.handle;
-    let buffer = Buffer.alloc(16 * 1024);
+    const texts = new SpanReader(this.handle, this.file);
     return Promise.resolve({
       read: async (position) => {
         const span = this.spans[position];
         if (!span) throw new RangeError(`no case at position ${position} of ${this.file}`);
-        if (buffer.length < span.length) buffer = Buffer.alloc(span.length * 2);
-        const { bytesRead } = await handle.read(buffer, 0, span.length, span.offset);
-        if (bytesRead < span.length) throw new Error(`${this.file} is shorter than when it was written`);
-        return JSON.parse(buffer.toString('utf8', 0, span.length)) as CaseResult;
+        return JSON.parse(await texts.read(span)) as CaseResult;
       },
       // The handle is the list's, not the pass's.
       close: () => Promise.resolve(),

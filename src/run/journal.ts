@@ -2,6 +2,7 @@ import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
+import { SpanReader, type TextSpan } from '../files/text-span.js';
 
 export const JOURNAL_NAME = 'wbplay-journal.jsonl';
 /** The whole-file record earlier versions wrote; read once, when there is no journal yet. */
@@ -34,7 +35,7 @@ export class Journal {
    * Lines appended by this run, by where they are in the file: a recorded study is only ever
    * asked about again by compaction, which copies its line, so its record is not kept in memory.
    */
-  private readonly appended = new Map<string, { offset: number; length: number }>();
+  private readonly appended = new Map<string, TextSpan>();
 
   private constructor(
     readonly path: string,
@@ -136,18 +137,13 @@ export class Journal {
     try {
       const studies = this.studies;
       const appended = this.appended;
+      const texts = handle && new SpanReader(handle, this.path);
       await writeChunksAtomic(
         this.path,
         (async function* lines() {
           for (const id of ids) {
             const span = appended.get(id);
-            if (!span || !handle) {
-              yield `${JSON.stringify(studies.get(id))}\n`;
-              continue;
-            }
-            const bytes = Buffer.alloc(span.length);
-            await handle.read(bytes, 0, span.length, span.offset);
-            yield `${bytes.toString('utf8')}\n`;
+            yield `${span && texts ? await texts.read(span) : JSON.stringify(studies.get(id))}\n`;
           }
         })(),
         { durable: false },
