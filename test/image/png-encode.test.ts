@@ -52,3 +52,30 @@ test('window captures are byte for byte what pngjs writes with a Paeth filter, R
     }
   }
 });
+
+test('window captures of flat areas, runs and a misaligned buffer are the same bytes as pngjs writes', () => {
+  // Runs of equal pixels take the encoder's shortcut; colours that differ only in alpha must not.
+  const w = 97;
+  const h = 41;
+  const img = image(w, h, (x, y) => {
+    if (y < 5) return [20, 30, 40, 255];
+    if ((x - 50) ** 2 + (y - 20) ** 2 < 150) return [200, 60, 50, 255];
+    if (x > 80) return [90, 90, 90, x % 2 === 0 ? 255 : 128];
+    return [10 + (y >> 3), 10, 10 + (x >> 4), 255];
+  });
+  const misaligned = new Uint8Array(img.data.length + 1).subarray(1);
+  misaligned.set(img.data);
+  for (const data of [img.data, misaligned]) {
+    for (const alpha of [false, true]) {
+      const png = new PNG({ width: w, height: h });
+      const rgba = Buffer.from(img.data);
+      png.data = alpha ? rgba : Buffer.from(rgba.filter((_, i) => i % 4 !== 3));
+      const options = alpha
+        ? { colorType: 6, inputColorType: 6, inputHasAlpha: true }
+        : { colorType: 2, inputColorType: 2, inputHasAlpha: false };
+      const expected = PNG.sync.write(png, { ...options, filterType: 4 } as Parameters<typeof PNG.sync.write>[1]);
+      const got = encodeRenderPng({ width: w, height: h, data }, alpha);
+      assert.deepEqual(Buffer.from(got), expected, `alpha=${String(alpha)} offset=${data.byteOffset}`);
+    }
+  }
+});

@@ -91,34 +91,72 @@ export function toIndexDelta(l: PreparedLayer, d: Vec3): Vec3 {
 }
 
 /**
- * Blends the layer's colour at world point (x, y, z) over `rgb` at offset `o` (a 3D window's
+ * Blends the layer's colour at world point `p` (x, y, z) over `rgb` at offset `o` (a 3D window's
  * ray hit). Nearest neighbour, as MITK draws slices with texture interpolation off.
  */
-export function blendPoint(l: PreparedLayer, x: number, y: number, z: number, rgb: Float32Array, o: number): void {
+export function blendPoint(l: PreparedLayer, p: Float64Array, rgb: Float32Array, o: number): void {
   const org = l.volume.origin;
+  const dims = l.volume.dims;
   const m = l.inv;
-  const dx = x - org[0];
-  const dy = y - org[1];
-  const dz = z - org[2];
-  blendSpan(
-    l,
-    m[0]! * dx + m[1]! * dy + m[2]! * dz,
-    m[3]! * dx + m[4]! * dy + m[5]! * dz,
-    m[6]! * dx + m[7]! * dy + m[8]! * dz,
-    0,
-    0,
-    0,
-    rgb,
-    o,
-    1,
-  );
+  const dx = p[0]! - org[0];
+  const dy = p[1]! - org[1];
+  const dz = p[2]! - org[2];
+  const fi = m[0]! * dx + m[1]! * dy + m[2]! * dz;
+  const fj = m[3]! * dx + m[4]! * dy + m[5]! * dz;
+  const fk = m[6]! * dx + m[7]! * dy + m[8]! * dz;
+  const nx = dims[0];
+  const ny = dims[1];
+  if (!(fi >= -0.5 && fi < nx - 0.5 && fj >= -0.5 && fj < ny - 0.5 && fk >= -0.5 && fk < dims[2] - 0.5)) return;
+  if (!shade(l, (Math.round(fi) + nx * Math.round(fj) + nx * ny * Math.round(fk)) | 0)) return;
+  const keep = SHADE[3]!;
+  rgb[o] = rgb[o]! * keep + SHADE[0]!;
+  rgb[o + 1] = rgb[o + 1]! * keep + SHADE[1]!;
+  rgb[o + 2] = rgb[o + 2]! * keep + SHADE[2]!;
+}
+
+/**
+ * What `shade` works out: the voxel's colour already weighted by its alpha (0-2), and the share
+ * of the colour beneath that stays (3). One buffer for the thread: the renderer is synchronous.
+ */
+const SHADE = new Float64Array(4);
+
+/**
+ * The colour of the voxel at offset `at` of layer `l`'s frame, into SHADE; false where the
+ * layer leaves the pixel as it is. Label values are whole numbers (an integer index keeps the
+ * look-up fast); 0, anything else and values without a visible label show what is below. It
+ * takes the voxel's offset as a 32-bit integer, not its value: such a number passes to a call
+ * as it is, while any other number is boxed, one allocation per call.
+ */
+function shade(l: PreparedLayer, at: number): boolean {
+  const v = l.frame[at]!;
+  const table = l.labels;
+  if (table !== null) {
+    const value = v | 0;
+    const t = value * 4;
+    const alpha = value === v && t > 0 && t < table.length ? table[t + 3]! : 0;
+    if (!(alpha > 0)) return false;
+    SHADE[0] = table[t]! * alpha;
+    SHADE[1] = table[t + 1]! * alpha;
+    SHADE[2] = table[t + 2]! * alpha;
+    SHADE[3] = 1 - alpha;
+    return true;
+  }
+  const a = l.opacity;
+  const tint = l.tint;
+  let g = (v - l.low) * l.scale;
+  g = g < 0 ? 0 : g > 1 ? 1 : g;
+  SHADE[0] = g * tint[0] * a;
+  SHADE[1] = g * tint[1] * a;
+  SHADE[2] = g * tint[2] * a;
+  SHADE[3] = 1 - a;
+  return true;
 }
 
 /**
  * Blends `count` samples along a straight line in index space, starting at (fi, fj, fk) and
  * stepping by (di, dj, dk), over consecutive pixels of `rgb` from offset `o`. This is the
- * renderer's inner loop, so it is written flat: locals only, no calls, no allocation, and the
- * colour of a voxel is worked out once for the run of pixels that shows it.
+ * 2D windows' inner loop, so it is written flat: locals only, no allocation, and the colour of
+ * a voxel is worked out once for the run of pixels that shows it.
  * A sample is inside the volume when its rounded index is: Math.round(f) lies in [0, n) exactly
  * when f lies in [-0.5, n - 0.5).
  */
@@ -134,7 +172,12 @@ export function blendSpan(
   o: number,
   count: number,
 ): void {
-  const [nx, ny, nz] = l.volume.dims;
+  // Indexed reads, not destructuring: a destructured array allocates an iterator wherever the
+  // optimiser does not remove it.
+  const dims = l.volume.dims;
+  const nx = dims[0];
+  const ny = dims[1];
+  const nz = dims[2];
   const nxy = nx * ny;
   // Along a row of a standard view of an axis-aligned image only one index moves: the other two
   // are checked and folded into a base offset once.
@@ -193,12 +236,6 @@ function blendLine(
   o: number,
   count: number,
 ): void {
-  const frame = l.frame;
-  const a = l.opacity;
-  const table = l.labels;
-  const low = l.low;
-  const scale = l.scale;
-  const [t0, t1, t2] = l.tint;
   let c = 0;
   while (c < count) {
     if (f < -0.5 || f >= limit) {
@@ -210,37 +247,18 @@ function blendLine(
     const q = Math.round(f);
     const lo = q - 0.5;
     const hi = q + 0.5;
-    const v = frame[base + stride * q]!;
-    let c0: number;
-    let c1: number;
-    let c2: number;
-    let keep: number;
-    if (table !== null) {
-      // Label values are whole numbers (an integer index keeps the look-up fast); 0, anything
-      // else and values without a visible label leave what is below.
-      const value = v | 0;
-      const t = value * 4;
-      const alpha = value === v && t > 0 && t < table.length ? table[t + 3]! : 0;
-      if (!(alpha > 0)) {
-        do {
-          c++;
-          o += 3;
-          f += d;
-        } while (c < count && f >= lo && f < hi);
-        continue;
-      }
-      keep = 1 - alpha;
-      c0 = table[t]! * alpha;
-      c1 = table[t + 1]! * alpha;
-      c2 = table[t + 2]! * alpha;
-    } else {
-      let g = (v - low) * scale;
-      g = g < 0 ? 0 : g > 1 ? 1 : g;
-      keep = 1 - a;
-      c0 = g * t0 * a;
-      c1 = g * t1 * a;
-      c2 = g * t2 * a;
+    if (!shade(l, (base + stride * q) | 0)) {
+      do {
+        c++;
+        o += 3;
+        f += d;
+      } while (c < count && f >= lo && f < hi);
+      continue;
     }
+    const c0 = SHADE[0]!;
+    const c1 = SHADE[1]!;
+    const c2 = SHADE[2]!;
+    const keep = SHADE[3]!;
     do {
       rgb[o] = rgb[o]! * keep + c0;
       rgb[o + 1] = rgb[o + 1]! * keep + c1;

@@ -24,7 +24,7 @@ interface Bounds {
  */
 export function renderView3D(view: View3D, layers: readonly RenderLayer[]): RgbaImage {
   const { width: W, height: H } = view;
-  const rgb = new Float32Array(W * H * 3);
+  const rgb = scratch(W * H * 3);
   for (let py = 0; py < H; py++) {
     const t = H > 1 ? py / (H - 1) : 0;
     const r = SKY_TOP[0] * (1 - t) + SKY_BOTTOM[0] * t;
@@ -58,6 +58,7 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
     geometry[k * 4 + 3] = dot(p.planePoint, p.planeNormal) - dot(view.camera.position, p.planeNormal);
   });
   const { dop, right, up } = f;
+  const hit = new Float64Array(3);
   const box = screenBox(f, view.camera.position, bounds, perPixel, W, H);
 
   for (let py = box.y0; py < box.y1; py++) {
@@ -82,14 +83,16 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
         bestPlane = k;
       }
       if (bestPlane < 0) continue;
-      const h0 = o0 + d0 * best;
-      const h1 = o1 + d1 * best;
-      const h2 = o2 + d2 * best;
+      // The hit point goes to the samplers in a typed array: numbers with a fraction passed to
+      // a call are boxed, one allocation each, and this runs for every pixel that shows a plane.
+      hit[0] = o0 + d0 * best;
+      hit[1] = o1 + d1 * best;
+      hit[2] = o2 + d2 * best;
       const at = (py * W + px) * 3;
       const plane = planes[bestPlane]!;
       // The plane's outline, about one pixel wide at this depth, in the plane's colour.
       const edge = best * perPixel * Math.sqrt(d0 * d0 + d1 * d1 + d2 * d2);
-      if (onEdge(h0, h1, h2, plane.planeNormal, bounds, edge)) {
+      if (onEdge(hit, plane.planeNormal, bounds, edge)) {
         rgb[at] = plane.color[0];
         rgb[at + 1] = plane.color[1];
         rgb[at + 2] = plane.color[2];
@@ -98,14 +101,29 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
       rgb[at] = PLANE_GREY;
       rgb[at + 1] = PLANE_GREY;
       rgb[at + 2] = PLANE_GREY;
-      for (const l of prepared) blendPoint(l, h0, h1, h2, rgb, at);
+      for (let k = 0; k < prepared.length; k++) blendPoint(prepared[k]!, hit, rgb, at);
     }
   }
   return toRgba(W, H, rgb);
 }
 
+let scratchRgb = new Float32Array(0);
+
+/**
+ * The float picture of the window, reused from one grab to the next: it is 12 bytes a pixel, and
+ * allocating it anew for every grab made the collector run several full collections per study.
+ * Every pixel is written before it is read.
+ */
+function scratch(length: number): Float32Array {
+  if (scratchRgb.length !== length) scratchRgb = new Float32Array(length);
+  return scratchRgb;
+}
+
 /** Whether a point of a plane lies within `edge` of the bounds along an in-plane axis. */
-function onEdge(p0: number, p1: number, p2: number, normal: Vec3, bounds: Bounds, edge: number): boolean {
+function onEdge(p: Float64Array, normal: Vec3, bounds: Bounds, edge: number): boolean {
+  const p0 = p[0]!;
+  const p1 = p[1]!;
+  const p2 = p[2]!;
   if (Math.abs(normal[0]) <= 0.9 && (p0 - bounds.min[0] < edge || bounds.max[0] - p0 < edge)) return true;
   if (Math.abs(normal[1]) <= 0.9 && (p1 - bounds.min[1] < edge || bounds.max[1] - p1 < edge)) return true;
   return Math.abs(normal[2]) <= 0.9 && (p2 - bounds.min[2] < edge || bounds.max[2] - p2 < edge);
