@@ -53,25 +53,29 @@ export function encodeRenderPng(image: RgbaImage, alpha: boolean): Uint8Array {
   const stride = width * bpp + 1;
   const raw = new Uint8Array(height * stride);
   const words = new Uint32Array(data.buffer, data.byteOffset, width * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * stride] = 4;
-    const row = y * width;
-    const above = row - width;
-    for (let x = 0; x < width; x++) {
-      const p = row + x;
-      if (x > 0 && words[p] === words[p - 1] && (y === 0 || words[above + x] === words[above + x - 1])) continue;
-      const out = y * stride + 1 + x * bpp;
-      const i = p * 4;
-      for (let c = 0; c < bpp; c++) {
-        const a = x > 0 ? data[i - 4 + c]! : 0;
-        const b = y > 0 ? data[i - width * 4 + c]! : 0;
-        const d = x > 0 && y > 0 ? data[i - width * 4 - 4 + c]! : 0;
-        raw[out + c] = (data[i + c]! - paeth(a, b, d)) & 0xff;
-      }
-    }
-  }
+  for (let y = 0; y < height; y++) paethRow(data, words, raw, width, bpp, y);
   const compressed = deflateSync(raw, { chunkSize: 32 * 1024, level: 9, strategy: constants.Z_RLE });
   return assemble(width, height, alpha ? 6 : 2, [], compressed);
+}
+
+/** Row y, Paeth-filtered into `raw` (zeroed) after its filter-type byte. */
+function paethRow(data: Uint8Array, words: Uint32Array, raw: Uint8Array, width: number, bpp: number, y: number): void {
+  const stride = width * bpp + 1;
+  raw[y * stride] = 4;
+  const row = y * width;
+  const above = row - width;
+  for (let x = 0; x < width; x++) {
+    const p = row + x;
+    if (x > 0 && words[p] === words[p - 1] && (y === 0 || words[above + x] === words[above + x - 1])) continue;
+    const out = y * stride + 1 + x * bpp;
+    const i = p * 4;
+    for (let c = 0; c < bpp; c++) {
+      const a = x > 0 ? data[i - 4 + c]! : 0;
+      const b = y > 0 ? data[i - width * 4 + c]! : 0;
+      const d = x > 0 && y > 0 ? data[i - width * 4 - 4 + c]! : 0;
+      raw[out + c] = (data[i + c]! - paeth(a, b, d)) & 0xff;
+    }
+  }
 }
 
 /** PNG's Paeth predictor: of left, up and upper-left, the one nearest to left + up - upper-left. */

@@ -41,6 +41,22 @@ export function readMultilabelHeader(keyValues: ReadonlyMap<string, string>): Mu
 }
 
 /**
+ * Copies interleaved values (`layers` per voxel) into one array per layer. Returns the position
+ * of the first value that is not a label value, or -1. Its own function so the engine optimises
+ * the loop once, not anew for every file (see render/view-3d.ts).
+ */
+function splitLayers(frame: Float32Array, split: Float32Array[], voxels: number, layers: number): number {
+  for (let v = 0, at = 0; v < voxels; v++) {
+    for (let g = 0; g < layers; g++, at++) {
+      const value = frame[at]!;
+      if (!(value >= 0 && value <= MAX_LABEL_VALUE && Number.isInteger(value))) return at;
+      split[g]![v] = value;
+    }
+  }
+  return -1;
+}
+
+/**
  * Splits decoded pixels into label groups: `frames` holds one frame per time step with
  * `layers` values per voxel, interleaved. The file must carry one label group per layer; a
  * single layer with no groups at all is an empty segmentation, allowed only when no voxel is
@@ -61,16 +77,11 @@ export function assembleSegmentation(
   const groups: LabelGroup[] = infos.map((info) => ({ ...info, frames: [] }));
   for (const frame of frames) {
     const split = groups.map(() => new Float32Array(voxels));
-    for (let v = 0, at = 0; v < voxels; v++) {
-      for (let g = 0; g < layers; g++, at++) {
-        const value = frame[at]!;
-        if (!(value >= 0 && value <= MAX_LABEL_VALUE && Number.isInteger(value))) {
-          unreadable(
-            `${WHERE}: voxel ${v} of group ${g} holds ${value}, not a label value (a whole number from 0 to ${MAX_LABEL_VALUE})`,
-          );
-        }
-        split[g]![v] = value;
-      }
+    const bad = splitLayers(frame, split, voxels, layers);
+    if (bad >= 0) {
+      unreadable(
+        `${WHERE}: voxel ${Math.floor(bad / layers)} of group ${bad % layers} holds ${frame[bad]}, not a label value (a whole number from 0 to ${MAX_LABEL_VALUE})`,
+      );
     }
     split.forEach((f, g) => groups[g]!.frames.push(f));
   }

@@ -1,5 +1,5 @@
 import { labelsByValue, type Segmentation } from '../segmentation.js';
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3 } from '../volume.js';
 import type { RenderLayer, Rgb } from './types.js';
 
 /**
@@ -7,7 +7,15 @@ import type { RenderLayer, Rgb } from './types.js';
  * out once, so the per-pixel work is a rounding, a bounds check and a table look-up.
  */
 export interface PreparedLayer {
-  volume: Volume;
+  /*
+   * The volume's geometry in typed arrays of its own: volumes of different kinds are objects of
+   * different shapes, and their arrays hold whole or fractional numbers, so a sampler reading
+   * them through the volume would be compiled again for each kind it meets.
+   */
+  /** World position of voxel (0, 0, 0). */
+  origin: Float64Array;
+  /** Voxel counts along i, j, k. */
+  dims: Int32Array;
   frame: Float32Array;
   /** The node's opacity; a label layer's alphas already include it. */
   opacity: number;
@@ -36,6 +44,8 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   const d = v.direction;
   const inv = new Float64Array(9);
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
+  const origin = Float64Array.from(v.origin);
+  const dims = Int32Array.from(v.dims);
   const window = Math.max(layer.levelWindow.window, 1e-9);
   const low = layer.levelWindow.level - window / 2;
   const tint = layer.color ?? ([1, 1, 1] as Rgb);
@@ -46,7 +56,7 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
     const frame = step(frames);
     const opacity =
       frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
-    return { volume: v, frame, opacity, low, scale: 1 / window, tint, labels, inv };
+    return { origin, dims, frame, opacity, low, scale: 1 / window, tint, labels, inv };
   };
   const segmentation = v.segmentation;
   if (!segmentation) return [prepared(v.frames, null)];
@@ -72,10 +82,10 @@ function labelTable(segmentation: Segmentation, opacity: number): Float32Array {
 
 /** Continuous index of a world point. */
 export function toIndex(l: PreparedLayer, p: Vec3): Vec3 {
-  const o = l.volume.origin;
-  const x = p[0] - o[0];
-  const y = p[1] - o[1];
-  const z = p[2] - o[2];
+  const o = l.origin;
+  const x = p[0] - o[0]!;
+  const y = p[1] - o[1]!;
+  const z = p[2] - o[2]!;
   const m = l.inv;
   return [m[0]! * x + m[1]! * y + m[2]! * z, m[3]! * x + m[4]! * y + m[5]! * z, m[6]! * x + m[7]! * y + m[8]! * z];
 }
@@ -95,19 +105,21 @@ export function toIndexDelta(l: PreparedLayer, d: Vec3): Vec3 {
  * ray hit). Nearest neighbour, as MITK draws slices with texture interpolation off.
  */
 export function blendPoint(l: PreparedLayer, p: Float64Array, rgb: Float32Array, o: number): void {
-  const org = l.volume.origin;
-  const dims = l.volume.dims;
+  const org = l.origin;
+  const dims = l.dims;
   const m = l.inv;
-  const dx = p[0]! - org[0];
-  const dy = p[1]! - org[1];
-  const dz = p[2]! - org[2];
+  const dx = p[0]! - org[0]!;
+  const dy = p[1]! - org[1]!;
+  const dz = p[2]! - org[2]!;
   const fi = m[0]! * dx + m[1]! * dy + m[2]! * dz;
   const fj = m[3]! * dx + m[4]! * dy + m[5]! * dz;
   const fk = m[6]! * dx + m[7]! * dy + m[8]! * dz;
-  const nx = dims[0];
-  const ny = dims[1];
-  if (!(fi >= -0.5 && fi < nx - 0.5 && fj >= -0.5 && fj < ny - 0.5 && fk >= -0.5 && fk < dims[2] - 0.5)) return;
-  if (!shade(l, (Math.round(fi) + nx * Math.round(fj) + nx * ny * Math.round(fk)) | 0)) return;
+  const nx = dims[0]!;
+  const ny = dims[1]!;
+  if (!(fi >= -0.5 && fi < nx - 0.5 && fj >= -0.5 && fj < ny - 0.5 && fk >= -0.5 && fk < dims[2]! - 0.5)) return;
+  // Each rounded index truncated to an integer on its own: a rounding that gives -0 would
+  // otherwise throw the compiled sampler away.
+  if (!shade(l, (Math.round(fi) | 0) + nx * (Math.round(fj) | 0) + nx * ny * (Math.round(fk) | 0))) return;
   const keep = SHADE[3]!;
   rgb[o] = rgb[o]! * keep + SHADE[0]!;
   rgb[o + 1] = rgb[o + 1]! * keep + SHADE[1]!;
@@ -174,10 +186,10 @@ export function blendSpan(
 ): void {
   // Indexed reads, not destructuring: a destructured array allocates an iterator wherever the
   // optimiser does not remove it.
-  const dims = l.volume.dims;
-  const nx = dims[0];
-  const ny = dims[1];
-  const nz = dims[2];
+  const dims = l.dims;
+  const nx = dims[0]!;
+  const ny = dims[1]!;
+  const nz = dims[2]!;
   const nxy = nx * ny;
   // Along a row of a standard view of an axis-aligned image only one index moves: the other two
   // are checked and folded into a base offset once.

@@ -1,6 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
-import { blendSpan, prepareLayers, toIndex, toIndexDelta } from './layer-sampler.js';
+import { blendSpan, prepareLayers, toIndex, toIndexDelta, type PreparedLayer } from './layer-sampler.js';
 import type { RenderLayer, Rgb, RgbaImage, View2D } from './types.js';
 import { fillRgb, packRgb } from '../../image/pixels.js';
 
@@ -28,21 +28,46 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[]): Rgba
   const dx = project(scale(f.right, s));
   const dy = project(scale(f.up, -s));
 
-  const walks = layers
+  const walks: Walk[] = layers
     .flatMap(prepareLayers)
     .filter((l) => l.opacity > 0)
     .map((l) => ({ l, i0: toIndex(l, p0), ix: toIndexDelta(l, dx), iy: toIndexDelta(l, dy) }));
   const lines = view.crosshair.map((line) => planeLine(W, p0, dx, dy, line));
   const row = new Float32Array(W * 3);
   const data = new Uint8Array(W * H * 4);
-  for (let py = 0; py < H; py++) {
-    fillRgb(row, view.background);
-    for (const { l, i0, ix, iy } of walks)
-      blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
-    for (const line of lines) line(row, py);
-    packRgb(row, data, py * W);
-  }
+  for (let py = 0; py < H; py++) composeRow(walks, lines, view.background, row, data, W, py);
   return { width: W, height: H, data };
+}
+
+interface Walk {
+  l: PreparedLayer;
+  /** Continuous index of pixel (0, 0), and its steps for one pixel right and one down. */
+  i0: Vec3;
+  ix: Vec3;
+  iy: Vec3;
+}
+
+/**
+ * Row py: background, layers, crosshair, packed into the output. A function of its own, so the
+ * engine optimises it once for all rows; optimised as a loop inside the window's function, the
+ * code was thrown away after every grab (see view-3d.ts).
+ */
+function composeRow(
+  walks: readonly Walk[],
+  lines: ReadonlyArray<(row: Float32Array, py: number) => void>,
+  background: Rgb,
+  row: Float32Array,
+  data: Uint8Array,
+  W: number,
+  py: number,
+): void {
+  fillRgb(row, background);
+  for (let k = 0; k < walks.length; k++) {
+    const { l, i0, ix, iy } = walks[k]!;
+    blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
+  }
+  for (let k = 0; k < lines.length; k++) lines[k]!(row, py);
+  packRgb(row, data, py * W);
 }
 
 /**
