@@ -19,7 +19,7 @@ function checkKeyword(key: string): void {
 }
 
 function latin1Bytes(text: string): Uint8Array {
-  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+  return Buffer.from(text, 'latin1');
 }
 
 /** tEXt when the value is plain Latin-1, iTXt (UTF-8) otherwise, so any path or name survives. */
