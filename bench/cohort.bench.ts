@@ -1,20 +1,20 @@
 // A cohort run end to end: 40 demo studies, four window screenshots each, on one embedded
-// reference workbench and on two (worker threads), in the same process and run. Prints studies
+// reference workbench and on two (worker threads). Every run is a process of its own, as every
+// `wbplay run` is, so neither count finds code the other has already warmed up. Prints studies
 // per minute for both, the speed-up, and the share of wall time spent outside workbench calls.
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import type { Plan } from '../src/compile/index.js';
-import type { Reporter } from '../src/result/reporter.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
-import { builtPackage } from './built.js';
+import { buildPackage } from './built.js';
+import type { CohortRun } from './cohort-run.js';
 
-// The compiled package, as the `wbplay` command runs it (and its workers start from dist/
-// without registering a TypeScript loader).
-const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = await builtPackage();
+const run = promisify(execFile);
 
 const STUDIES = 40;
 const RUNS = 3;
@@ -40,144 +40,6 @@ steps:
   - screenshot: { of: stdmulti/coronal, save: "\${out}/\${study.name}/coronal.png" }
   - screenshot: { of: stdmulti/3d, save: "\${out}/\${study.name}/3d.png" }
 `;
-
-interface Interval {
-  start: number;
-  end: number;
-}
-
-/**
- * Every HTTP exchange of the run, by workbench origin, from undici's diagnostics channels:
- * from the request's creation to the last byte of its answer. The runner's clients are built
- * inside runPlans, so this is how the time inside workbench calls is seen from outside.
- */
-class ExchangeClock {
-  readonly byOrigin = new Map<string, Interval[]>();
-  private readonly open = new Map<object, { origin: string; start: number }>();
-  private readonly onCreate = (msg: unknown): void => {
-    const { request } = msg as { request: { origin?: unknown } };
-    this.open.set(request, { origin: String(request.origin), start: performance.now() });
-  };
-  private readonly onDone = (msg: unknown): void => {
-    const { request } = msg as { request: object };
-    const o = this.open.get(request);
-    if (!o) return;
-    this.open.delete(request);
-    const list = this.byOrigin.get(o.origin) ?? [];
-    list.push({ start: o.start, end: performance.now() });
-    this.byOrigin.set(o.origin, list);
-  };
-
-  start(): void {
-    subscribe('undici:request:create', this.onCreate);
-    subscribe('undici:request:trailers', this.onDone);
-    subscribe('undici:request:error', this.onDone);
-  }
-
-  stop(): void {
-    unsubscribe('undici:request:create', this.onCreate);
-    unsubscribe('undici:request:trailers', this.onDone);
-    unsubscribe('undici:request:error', this.onDone);
-  }
-
-  /** Time covered by exchanges (overlaps within one origin counted once) inside [from, to]. */
-  busy(from: number, to: number): { total: number; origins: number; requests: number } {
-    let total = 0;
-    let requests = 0;
-    for (const list of this.byOrigin.values()) {
-      const clipped = list
-        .map((i) => ({ start: Math.max(i.start, from), end: Math.min(i.end, to) }))
-        .filter((i) => i.end > i.start)
-        .sort((a, b) => a.start - b.start);
-      requests += clipped.length;
-      let reach = -Infinity;
-      for (const i of clipped) {
-        total += Math.max(0, i.end - Math.max(i.start, reach));
-        reach = Math.max(reach, i.end);
-      }
-    }
-    return { total, origins: this.byOrigin.size, requests };
-  }
-}
-
-interface CohortRun {
-  /** runPlans from call to return: workbench start and stop included. */
-  total: number;
-  /** From onRunStart to the end of onRunEnd (reports written): the workbenches are up. */
-  window: number;
-  /** onRunEnd of the CLI's reporters: the JSON and HTML reports written. */
-  reports: number;
-  /** Sum of the steps' durationMs, over every worker. */
-  steps: number;
-  /** Time inside HTTP exchanges, per workbench, summed over the workbenches. */
-  http: number;
-  workers: number;
-  passed: number;
-  /** CPU time of the whole process (every thread) over the run's wall time. */
-  cores: number;
-}
-
-async function cohortRun(plan: Plan, count: number, outputDir: string, clock: ExchangeClock): Promise<CohortRun> {
-  const files = createReporters(['line', 'json', 'html'], {
-    outputDir,
-    stream: { write: () => true },
-    isTTY: false,
-    env: {},
-  });
-  let from = 0;
-  let to = 0;
-  let reportsFrom = 0;
-  let steps = 0;
-  let workers = 0;
-  // Delegates every event to the CLI's default reporters (line to a sink, JSON and HTML files),
-  // and notes when the run starts and when the reports are written.
-  const reporter: Reporter = {
-    onRunStart: async (info) => {
-      from = performance.now();
-      workers = info.workers;
-      await files.onRunStart(info);
-    },
-    onCaseStart: (c, w) => files.onCaseStart(c, w),
-    onStepStart: (c, s) => files.onStepStart(c, s),
-    onStepRetry: (c, s, a, d) => files.onStepRetry(c, s, a, d),
-    onStepEnd: (c, r) => {
-      steps += r.durationMs;
-      files.onStepEnd(c, r);
-    },
-    onCaseEnd: (r) => files.onCaseEnd(r),
-    onNotice: (m) => files.onNotice(m),
-    onRunEnd: async (result) => {
-      reportsFrom = performance.now();
-      await files.onRunEnd(result);
-      to = performance.now();
-    },
-  };
-  clock.byOrigin.clear();
-  const cpu = process.cpuUsage();
-  const t0 = performance.now();
-  const result = await runPlans({
-    plans: [plan],
-    workbenches: embeddedWorkbenches(count),
-    reporter,
-    outputDir,
-    force: true,
-  });
-  const total = performance.now() - t0;
-  const used = process.cpuUsage(cpu);
-  if (files.failures.length > 0) throw new Error(`a reporter failed: ${JSON.stringify(files.failures[0])}`);
-  const busy = clock.busy(from, to);
-  if (busy.origins !== workers) throw new Error(`saw exchanges with ${busy.origins} workbenches, expected ${workers}`);
-  return {
-    total,
-    window: to - from,
-    reports: to - reportsFrom,
-    steps,
-    http: busy.total,
-    workers,
-    passed: result.summary.passed,
-    cores: (used.user + used.system) / 1000 / total,
-  };
-}
 
 /** A fixed amount of plain arithmetic, the same in every thread. */
 const SPIN = `let h = 1; for (let i = 0; i < 150_000_000; i++) h = Math.imul(h ^ i, 2654435761) >>> 0; require('node:worker_threads').parentPort.postMessage(h);`;
@@ -205,20 +67,31 @@ async function parallelHeadroom(): Promise<number> {
   return serial / (performance.now() - t0);
 }
 
+/** One cohort run in a fresh process (bench/cohort-run.ts, on the compiled package). */
+async function cohortRun(dataDir: string, count: number, outputDir: string): Promise<CohortRun> {
+  const script = fileURLToPath(new URL('cohort-run.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, dataDir, String(count), outputDir], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as CohortRun;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[sorted.length >> 1]!;
 }
 
 /**
- * One and two embedded workbenches, alternating, RUNS times each after one warm-up of each,
- * every run into a fresh output folder with `force` so no study is skipped. Outside share =
- * 1 - (time inside HTTP exchanges, per workbench, summed) / (workers x the run's window).
+ * One and two embedded workbenches, alternating, RUNS times each after one warm-up of each
+ * (the file system's caches), every run a fresh process writing into a fresh output folder with
+ * `force` so no study is skipped. Outside share = 1 - (time inside HTTP exchanges, per
+ * workbench, summed) / (workers x the run's window).
  */
 export default async function bench(): Promise<void> {
+  // The compiled package, as the `wbplay` command runs it (and its workers start from dist/
+  // without registering a TypeScript loader).
+  buildPackage();
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-bench-cohort-'));
-  const clock = new ExchangeClock();
-  clock.start();
   try {
     await writeDemoData(dir, { cohort: STUDIES });
     await writeFile(join(dir, 'cohort.yaml'), PLAYBOOK);
@@ -229,8 +102,7 @@ export default async function bench(): Promise<void> {
       if (round > 0) headroom.push(await parallelHeadroom());
       for (const count of [1, 2] as const) {
         const out = join(dir, `out-${n++}`);
-        const plan = loadPlaybook(join(dir, 'cohort.yaml'), { vars: { out } });
-        const run = await cohortRun(plan, count, out, clock);
+        const run = await cohortRun(dir, count, out);
         if (run.passed !== STUDIES)
           throw new Error(`${STUDIES - run.passed} of ${STUDIES} studies did not pass on ${count} workbench(es)`);
         await rm(out, { recursive: true, force: true });
@@ -256,7 +128,7 @@ export default async function bench(): Promise<void> {
     });
     const [one, two] = figures as [(typeof figures)[0], (typeof figures)[0]];
     console.log(
-      `${STUDIES} studies x 4 window screenshots; medians of ${RUNS} alternating runs after one warm-up each`,
+      `${STUDIES} studies x 4 window screenshots; medians of ${RUNS} alternating runs after one warm-up each, each run a fresh process`,
     );
     console.log(
       'workbenches  run s  studies/min  start+stop s  cores used  outside workbench calls  of which between steps  reports s',
@@ -278,7 +150,6 @@ export default async function bench(): Promise<void> {
       `outside workbench calls: ${(one.outside * 100).toFixed(1)}% (1), ${(two.outside * 100).toFixed(1)}% (2); target <= ${OUTSIDE_TARGET * 100}% ${worst <= OUTSIDE_TARGET ? 'ok' : 'MISSED'}`,
     );
   } finally {
-    clock.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
