@@ -13,13 +13,6 @@ export function fillRgb(rgb: Float32Array, color: Rgb): void {
 /** Whether a Uint32 word holds its lowest byte first, so one RGBA pixel can be stored as one word. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
-/** Float RGB (0..1) to 8-bit RGBA, opaque. NaN becomes 0. */
-export function toRgba(width: number, height: number, rgb: Float32Array): RgbaImage {
-  const data = new Uint8Array(width * height * 4);
-  packRgb(rgb, data, 0);
-  return { width, height, data };
-}
-
 /**
  * Writes the float RGB pixels of `rgb` (0..1, NaN as 0) as opaque RGBA bytes into `data`, from
  * pixel `first` on. Every rendered pixel passes through here, so on little-endian machines (all

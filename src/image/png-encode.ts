@@ -51,11 +51,27 @@ export function encodeRenderPng(image: RgbaImage, alpha: boolean): Uint8Array {
   const data = image.data.byteOffset % 4 === 0 ? image.data : image.data.slice();
   const bpp = alpha ? 4 : 3;
   const stride = width * bpp + 1;
-  const raw = new Uint8Array(height * stride);
+  const raw = filterBuffer(height * stride);
   const words = new Uint32Array(data.buffer, data.byteOffset, width * height);
   for (let y = 0; y < height; y++) paethRow(data, words, raw, width, bpp, y);
   const compressed = deflateSync(raw, { chunkSize: 32 * 1024, level: 9, strategy: constants.Z_RLE });
   return assemble(width, height, alpha ? 6 : 2, [], compressed);
+}
+
+let scratch = new Uint8Array(0);
+/** Window grabs up to this many filtered bytes (2048x2048 RGB) reuse one buffer. */
+const SCRATCH_MAX = 2048 * (2048 * 3 + 1);
+
+/**
+ * A zeroed buffer for the filtered rows. Grabs of one size reuse one: the engine counts every
+ * new buffer against the heap's limit until its next full collection, so a buffer per grab
+ * made it collect the whole heap every few grabs. deflateSync is done with it on return.
+ */
+function filterBuffer(length: number): Uint8Array {
+  if (length > SCRATCH_MAX) return new Uint8Array(length);
+  if (scratch.length === length) return scratch.fill(0);
+  scratch = new Uint8Array(length);
+  return scratch;
 }
 
 /** Row y, Paeth-filtered into `raw` (zeroed) after its filter-type byte. */

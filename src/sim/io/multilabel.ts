@@ -76,7 +76,8 @@ export function assembleSegmentation(
     );
   const groups: LabelGroup[] = infos.map((info) => ({ ...info, frames: [] }));
   for (const frame of frames) {
-    const split = groups.map(() => new Float32Array(voxels));
+    // One layer is its own group: checked in place rather than copied.
+    const split = layers === 1 ? [frame] : groups.map(() => new Float32Array(voxels));
     const bad = splitLayers(frame, split, voxels, layers);
     if (bad >= 0) {
       unreadable(

@@ -15,7 +15,11 @@ const FALLBACK_PARALLEL_SCALE = 100;
  * time in a small float buffer that stays in the processor's cache: background, layers bottom
  * to top, crosshair lines, then packed into the RGBA output.
  */
-export function renderView2D(view: View2D, layers: readonly RenderLayer[]): RgbaImage {
+export function renderView2D(
+  view: View2D,
+  layers: readonly RenderLayer[],
+  data: Uint8Array = new Uint8Array(view.width * view.height * 4),
+): RgbaImage {
   const { width: W, height: H } = view;
   const f = cameraFrame(view.camera);
   const ps = view.camera.parallel_scale;
@@ -34,7 +38,6 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[]): Rgba
     .map((l) => ({ l, i0: toIndex(l, p0), ix: toIndexDelta(l, dx), iy: toIndexDelta(l, dy) }));
   const lines = view.crosshair.map((line) => planeLine(W, p0, dx, dy, line));
   const row = new Float32Array(W * 3);
-  const data = new Uint8Array(W * H * 4);
   for (let py = 0; py < H; py++) composeRow(walks, lines, view.background, row, data, W, py);
   return { width: W, height: H, data };
 }

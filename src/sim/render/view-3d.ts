@@ -1,7 +1,7 @@
 import type { Vec3 } from '../volume.js';
 import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
 import { blendPoint, prepareLayers, type PreparedLayer } from './layer-sampler.js';
-import { toRgba } from '../../image/pixels.js';
+import { packRgb } from '../../image/pixels.js';
 import type { RenderLayer, RgbaImage, View3D } from './types.js';
 
 /** Where a slice plane shows no data it is drawn in this grey, so its extent stays visible. */
@@ -22,12 +22,16 @@ interface Bounds {
  * Each pixel casts a ray; the nearest plane hit inside the bounds wins, which gives correct
  * depth ordering without sorting polygons.
  */
-export function renderView3D(view: View3D, layers: readonly RenderLayer[]): RgbaImage {
+export function renderView3D(
+  view: View3D,
+  layers: readonly RenderLayer[],
+  data: Uint8Array = new Uint8Array(view.width * view.height * 4),
+): RgbaImage {
   const { width: W, height: H } = view;
   const rgb = scratch(W * H * 3);
   fillSky(rgb, W, H);
   const bounds = view.bounds;
-  if (!bounds || view.planes.length === 0) return toRgba(W, H, rgb);
+  if (!bounds || view.planes.length === 0) return packed(W, H, rgb, data);
 
   const prepared: PreparedLayer[] = layers.flatMap(prepareLayers).filter((l) => l.opacity > 0);
   const f = cameraFrame(view.camera);
@@ -59,7 +63,7 @@ export function renderView3D(view: View3D, layers: readonly RenderLayer[]): Rgba
   const box = screenBox(f, eye, bounds, perPixel, W, H);
   const scene: PlaneScene = { planes, geometry, bounds, layers: prepared, ray, hit };
   for (let py = box.y0; py < box.y1; py++) castRow(scene, rgb, W, H, py, box.x0, box.x1);
-  return toRgba(W, H, rgb);
+  return packed(W, H, rgb, data);
 }
 
 /** Offsets into a ray's numbers: the camera, its frame, the bounds widened by a hair, pixel size. */
@@ -162,6 +166,11 @@ function castRow(s: PlaneScene, rgb: Float32Array, W: number, H: number, py: num
     rgb[at + 2] = PLANE_GREY;
     for (let k = 0; k < layers.length; k++) blendPoint(layers[k]!, hit, rgb, at);
   }
+}
+
+function packed(W: number, H: number, rgb: Float32Array, data: Uint8Array): RgbaImage {
+  packRgb(rgb, data, 0);
+  return { width: W, height: H, data };
 }
 
 let scratchRgb = new Float32Array(0);

@@ -40,7 +40,8 @@ export type Renderer = Pick<
 /** A drawing job: its fingerprint is known before any pixel is drawn, so a cache can skip it. */
 interface Job {
   fingerprint: string;
-  draw(): RgbaImage;
+  /** `into`: a buffer the picture may be drawn into, when the caller is done with it before the next draw. */
+  draw(into?: Uint8Array): RgbaImage;
 }
 
 /** The cache is a convenience, not a store: it forgets everything beyond this many entries. */
@@ -81,7 +82,11 @@ export class Screenshots {
     const fingerprint = `${job.fingerprint}#${params.format}:${params.width ?? ''}x${params.height ?? ''}`;
     const cached = this.cache.get(key);
     if (cached?.fingerprint === fingerprint) return { bytes: cached.bytes, contentType };
-    let image = job.draw();
+    // A window's picture is encoded and dropped at once, so every grab of a size draws into one
+    // buffer: the engine counts each new buffer against the heap's limit until its next full
+    // collection, and a buffer per grab made it collect the whole heap every few grabs.
+    let image = job.draw(target.kind === 'window' ? this.picture : undefined);
+    if (target.kind === 'window') this.picture = image.data;
     if (params.width !== undefined && params.height !== undefined)
       image = this.renderer.resizeImage(image, params.width, params.height);
     // Window grabs come from the framebuffer (RGB); widget grabs of canvases carry alpha.
@@ -90,6 +95,9 @@ export class Screenshots {
     this.cache.set(key, { fingerprint, bytes });
     return { bytes, contentType };
   }
+
+  /** The last window picture's pixels, drawn over by the next window grab of the same size. */
+  private picture: Uint8Array = new Uint8Array(0);
 
   private job(target: ScreenshotTarget): Job {
     if (target.kind === 'window') return this.windowJob(target.alias, target.window);
@@ -114,7 +122,7 @@ export class Screenshots {
     const layers = layersFor(viewer.store, win.contexts, viewer.time);
     return {
       fingerprint: `${JSON.stringify(view)}|${layersFingerprint(viewer.store, layers)}`,
-      draw: () => this.renderer.renderView(view, layers),
+      draw: (into) => this.renderer.renderView(view, layers, into),
     };
   }
 
