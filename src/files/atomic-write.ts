@@ -68,12 +68,12 @@ async function writeAtomically(
   hooks: AtomicWriteHooks,
 ): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true });
+  if (!madeFolders.has(dir)) await makeFolder(dir);
   // A dot name keeps an interrupted write out of globs such as *.png; the random part keeps
   // concurrent writers of the same target apart.
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'wx');
+    const handle = await openTemp(temp, dir);
     try {
       await write(handle);
       if (hooks.durable !== false) await handle.sync();
@@ -85,5 +85,30 @@ async function writeAtomically(
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/**
+ * Folders this process made or found, so a study's several outputs cost one mkdir, not one
+ * each. Forgotten in bulk past a bound, so a cohort of any size holds at most that many.
+ */
+const madeFolders = new Set<string>();
+const MADE_FOLDERS_MAX = 4096;
+
+async function makeFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (madeFolders.size >= MADE_FOLDERS_MAX) madeFolders.clear();
+  madeFolders.add(dir);
+}
+
+/** Opens the temporary file; a folder removed since it was made is made again. */
+async function openTemp(temp: string, dir: string): Promise<FileHandle> {
+  try {
+    return await open(temp, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    madeFolders.delete(dir);
+    await makeFolder(dir);
+    return open(temp, 'wx');
   }
 }

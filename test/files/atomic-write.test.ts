@@ -90,3 +90,14 @@ test('text made piece by piece lands whole; a source that fails leaves the old f
     assert.deepEqual(await readdir(dir), ['report.json']);
   });
 });
+
+test('a folder removed after an earlier write into it is made again', async () => {
+  // The writer remembers the folders it made, so a study's outputs cost one mkdir.
+  await withDir(async (dir) => {
+    await writeFileAtomic(join(dir, 'study', 'axial.png'), 'first');
+    await rm(join(dir, 'study'), { recursive: true });
+    await writeFileAtomic(join(dir, 'study', 'coronal.png'), 'second');
+    assert.equal(await readFile(join(dir, 'study', 'coronal.png'), 'utf8'), 'second');
+    assert.deepEqual(await readdir(join(dir, 'study')), ['coronal.png']);
+  });
+});
