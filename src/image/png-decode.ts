@@ -1,5 +1,6 @@
 import { createInflate } from 'node:zlib';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type * as Pngjs from 'pngjs';
 import { CompareError } from './image-error.js';
 import { listChunks, type PngChunk } from './png-chunks.js';
 import type { RgbaImage } from './rgba.js';
@@ -61,9 +62,20 @@ export async function decodePng(bytes: Uint8Array, label = 'image'): Promise<Rgb
   return fast ? decodeFast(bytes, chunks, header, label) : decodeWithPngjs(bytes, label);
 }
 
+const require = createRequire(import.meta.url);
+let pngjs: typeof Pngjs | undefined;
+
+/**
+ * pngjs, loaded when a PNG first needs it: captures never do, and loading it cost every process
+ * and every workbench thread about 35 ms at start.
+ */
+function loadPngjs(): typeof Pngjs {
+  return (pngjs ??= require('pngjs') as typeof Pngjs);
+}
+
 function decodeWithPngjs(bytes: Uint8Array, label: string): RgbaImage {
   try {
-    const png = PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    const png = loadPngjs().PNG.sync.read(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     // pngjs may hand out a pooled buffer; a fresh copy keeps 32-bit pixel access aligned.
     const data = png.data.byteOffset % 4 === 0 ? png.data : new Uint8Array(png.data);
     return { width: png.width, height: png.height, data };

@@ -1,7 +1,16 @@
-import jpeg from 'jpeg-js';
+import { createRequire } from 'node:module';
+import type * as JpegJs from 'jpeg-js';
 import { encodeRenderPng } from '../../image/png-encode.js';
 import { checkImage } from '../../image/render-error.js';
 import type { RgbaImage } from './types.js';
+
+const require = createRequire(import.meta.url);
+let jpegJs: typeof JpegJs | undefined;
+
+/** jpeg-js, loaded at the first JPEG grab rather than at every workbench thread's start. */
+function loadJpeg(): typeof JpegJs {
+  return (jpegJs ??= require('jpeg-js') as typeof JpegJs);
+}
 
 /** Qt's default JPEG quality, which the workbench uses for its grabs. */
 const JPEG_QUALITY = 75;
@@ -14,7 +23,7 @@ export function encodeImage(image: RgbaImage, format: 'png' | 'jpeg', options: {
   checkImage('image to encode', image);
   if (format === 'jpeg') {
     const rgba = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-    return jpeg.encode({ width: image.width, height: image.height, data: rgba }, JPEG_QUALITY).data;
+    return loadJpeg().encode({ width: image.width, height: image.height, data: rgba }, JPEG_QUALITY).data;
   }
   const png = encodeRenderPng(image, options.alpha === true);
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
