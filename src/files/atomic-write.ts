@@ -68,12 +68,11 @@ async function writeAtomically(
   hooks: AtomicWriteHooks,
 ): Promise<void> {
   const dir = dirname(path);
-  if (!madeFolders.has(dir)) await makeFolder(dir);
   // A dot name keeps an interrupted write out of globs such as *.png; the random part keeps
   // concurrent writers of the same target apart.
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    const handle = await openTemp(temp, dir);
+    const handle = await inFolder(dir, () => open(temp, 'wx'));
     try {
       await write(handle);
       if (hooks.durable !== false) await handle.sync();
@@ -101,14 +100,17 @@ async function makeFolder(dir: string): Promise<void> {
   madeFolders.add(dir);
 }
 
-/** Opens the temporary file; a folder removed since it was made is made again. */
-async function openTemp(temp: string, dir: string): Promise<FileHandle> {
+/**
+ * Runs a file operation in `dir`, making the folder first unless this process already did; a
+ * folder removed since then is made again when the operation finds it missing.
+ */
+export async function inFolder<T>(dir: string, operation: () => Promise<T>): Promise<T> {
+  if (!madeFolders.has(dir)) await makeFolder(dir);
   try {
-    return await open(temp, 'wx');
+    return await operation();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    madeFolders.delete(dir);
     await makeFolder(dir);
-    return open(temp, 'wx');
+    return operation();
   }
 }

@@ -1,6 +1,6 @@
-import { appendFile, mkdir, open, readFile } from 'node:fs/promises';
+import { appendFile, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeChunksAtomic } from '../files/atomic-write.js';
+import { inFolder, writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
 import { SpanReader, type TextSpan } from '../files/text-span.js';
 
@@ -111,10 +111,7 @@ export class Journal {
     // Appends are chained so two workers' lines never interleave. Not flushed to disk each
     // time: a killed process loses nothing, and after a power loss a journal that went back in
     // time only makes finished studies run again.
-    const next = this.appending.then(async () => {
-      await mkdir(dirname(this.path), { recursive: true });
-      await appendFile(this.path, line);
-    });
+    const next = this.appending.then(() => inFolder(dirname(this.path), () => appendFile(this.path, line)));
     this.appending = next.catch(() => undefined);
     return next;
   }

@@ -15,11 +15,7 @@ const FALLBACK_PARALLEL_SCALE = 100;
  * time in a small float buffer that stays in the processor's cache: background, layers bottom
  * to top, crosshair lines, then packed into the RGBA output.
  */
-export function renderView2D(
-  view: View2D,
-  layers: readonly RenderLayer[],
-  data: Uint8Array = new Uint8Array(view.width * view.height * 4),
-): RgbaImage {
+export function renderView2D(view: View2D, layers: readonly RenderLayer[], data: Uint8Array): RgbaImage {
   const { width: W, height: H } = view;
   const f = cameraFrame(view.camera);
   const ps = view.camera.parallel_scale;

@@ -22,11 +22,7 @@ interface Bounds {
  * Each pixel casts a ray; the nearest plane hit inside the bounds wins, which gives correct
  * depth ordering without sorting polygons.
  */
-export function renderView3D(
-  view: View3D,
-  layers: readonly RenderLayer[],
-  data: Uint8Array = new Uint8Array(view.width * view.height * 4),
-): RgbaImage {
+export function renderView3D(view: View3D, layers: readonly RenderLayer[], data: Uint8Array): RgbaImage {
   const { width: W, height: H } = view;
   const rgb = scratch(W * H * 3);
   fillSky(rgb, W, H);
