@@ -1,13 +1,14 @@
 // One run of the cohort benchmark in a process of its own, as a `wbplay run` starts: the
-// compiled package loaded cold, then one cohort on `count` embedded workbenches. Prints the
-// run's figures as one JSON line. Started by cohort.bench.ts, once per run.
+// compiled package loaded cold, then one cohort (or one shard of it, `i/n`) on `count`
+// embedded workbenches. Prints the run's figures as one JSON line. Started by
+// cohort.bench.ts, once per run.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Wbplay from '../src/index.js';
 import type { Reporter } from '../src/result/reporter.js';
 
-const [dataDir, countArg, outputDir] = process.argv.slice(2);
+const [dataDir, countArg, outputDir, shardArg] = process.argv.slice(2);
 const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = (await import(
   new URL('../dist/index.js', import.meta.url).href
 )) as typeof Wbplay;
@@ -74,6 +75,9 @@ class ExchangeClock {
 export interface CohortRun {
   /** runPlans from call to return: workbench start and stop included. */
   total: number;
+  /** The same call's start and end on the wall clock (ms since the epoch), to line up processes run side by side. */
+  startedAt: number;
+  endedAt: number;
   /** From onRunStart to the end of onRunEnd (reports written): the workbenches are up. */
   window: number;
   /** onRunEnd of the CLI's reporters: the JSON and HTML reports written. */
@@ -86,6 +90,8 @@ export interface CohortRun {
   passed: number;
   /** CPU time of the whole process (every thread) over the run's wall time. */
   cores: number;
+  /** The same CPU time in ms. */
+  cpuMs: number;
 }
 
 async function cohortRun(
@@ -93,6 +99,7 @@ async function cohortRun(
   count: number,
   outputDir: string,
   clock: ExchangeClock,
+  shard: Wbplay.Shard | undefined,
 ): Promise<CohortRun> {
   const files = createReporters(['line', 'json', 'html'], {
     outputDir,
@@ -137,14 +144,18 @@ async function cohortRun(
     reporter,
     outputDir,
     force: true,
+    ...(shard ? { shard } : {}),
   });
   const total = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   if (files.failures.length > 0) throw new Error(`a reporter failed: ${JSON.stringify(files.failures[0])}`);
   const busy = clock.busy(from, to);
   if (busy.origins !== workers) throw new Error(`saw exchanges with ${busy.origins} workbenches, expected ${workers}`);
+  const startedAt = performance.timeOrigin + t0;
   return {
     total,
+    startedAt,
+    endedAt: startedAt + total,
     window: to - from,
     reports: to - reportsFrom,
     steps,
@@ -152,12 +163,15 @@ async function cohortRun(
     workers,
     passed: result.summary.passed,
     cores: (used.user + used.system) / 1000 / total,
+    cpuMs: (used.user + used.system) / 1000,
   };
 }
 
 const clock = new ExchangeClock();
 clock.start();
 const plan = loadPlaybook(join(dataDir!, 'cohort.yaml'), { vars: { out: outputDir! } });
-const run = await cohortRun(plan, Number(countArg), outputDir!, clock);
+const [index, of] = (shardArg ?? '').split('/').map(Number);
+const shard = index && of ? { index, count: of } : undefined;
+const run = await cohortRun(plan, Number(countArg), outputDir!, clock, shard);
 clock.stop();
 process.stdout.write(`${JSON.stringify(run)}\n`);

@@ -1,7 +1,10 @@
-// A cohort run end to end: 40 demo studies, four window screenshots each, on one embedded
+// A cohort run end to end: 40 demo studies (WBPLAY_BENCH_COHORT=N for N), four window screenshots each, on one embedded
 // reference workbench and on two (worker threads). Every run is a process of its own, as every
 // `wbplay run` is, so neither count finds code the other has already warmed up. Prints studies
 // per minute for both, the speed-up, and the share of wall time spent outside workbench calls.
+// Beside them, two shards of the cohort run side by side, each a process with one workbench:
+// two runs that share nothing, so what they gain over one is what this machine offers a second
+// workbench for this work.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,7 +19,8 @@ import type { CohortRun } from './cohort-run.js';
 
 const run = promisify(execFile);
 
-const STUDIES = 40;
+/** WBPLAY_BENCH_COHORT=200 gives the threads' and processes' fixed costs less weight. */
+const STUDIES = studyCount(process.env.WBPLAY_BENCH_COHORT);
 const RUNS = 3;
 const SPEEDUP_TARGET = 1.7;
 const OUTSIDE_TARGET = 0.05;
@@ -40,6 +44,14 @@ steps:
   - screenshot: { of: stdmulti/coronal, save: "\${out}/\${study.name}/coronal.png" }
   - screenshot: { of: stdmulti/3d, save: "\${out}/\${study.name}/3d.png" }
 `;
+
+function studyCount(text: string | undefined): number {
+  if (text === undefined || text === '') return 40;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 2 || n > 10_000)
+    throw new Error(`WBPLAY_BENCH_COHORT must be a whole number of studies from 2 to 10000, got '${text}'`);
+  return n;
+}
 
 /** A fixed amount of plain arithmetic, the same in every thread. */
 const SPIN = `let h = 1; for (let i = 0; i < 150_000_000; i++) h = Math.imul(h ^ i, 2654435761) >>> 0; require('node:worker_threads').parentPort.postMessage(h);`;
@@ -67,13 +79,45 @@ async function parallelHeadroom(): Promise<number> {
   return serial / (performance.now() - t0);
 }
 
-/** One cohort run in a fresh process (bench/cohort-run.ts, on the compiled package). */
-async function cohortRun(dataDir: string, count: number, outputDir: string): Promise<CohortRun> {
+/** One cohort run (or one shard of it) in a fresh process (bench/cohort-run.ts, on the compiled package). */
+async function cohortRun(dataDir: string, count: number, outputDir: string, shard = ''): Promise<CohortRun> {
   const script = fileURLToPath(new URL('cohort-run.ts', import.meta.url));
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, dataDir, String(count), outputDir], {
-    maxBuffer: 1 << 20,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', script, dataDir, String(count), outputDir, shard],
+    { maxBuffer: 1 << 20 },
+  );
   return JSON.parse(stdout.trim().split('\n').pop()!) as CohortRun;
+}
+
+/**
+ * The cohort as two shards run at once, each in its own process on one workbench in its
+ * thread, as `--shard 1/2` and `--shard 2/2` side by side: one run's figures from the two, over
+ * the span from the first start to the last end.
+ */
+async function shardsSideBySide(dataDir: string, outputDir: string): Promise<CohortRun> {
+  const [a, b] = await Promise.all([
+    cohortRun(dataDir, 1, join(outputDir, 'shard-1'), '1/2'),
+    cohortRun(dataDir, 1, join(outputDir, 'shard-2'), '2/2'),
+  ]);
+  const startedAt = Math.min(a.startedAt, b.startedAt);
+  const endedAt = Math.max(a.endedAt, b.endedAt);
+  const span = endedAt - startedAt;
+  const cpuMs = a.cpuMs + b.cpuMs;
+  return {
+    total: span,
+    startedAt,
+    endedAt,
+    // Each process's time with its workbench up, laid over the span: start and stop of both count as one.
+    window: span - Math.max(a.total - a.window, b.total - b.window),
+    reports: Math.max(a.reports, b.reports),
+    steps: a.steps + b.steps,
+    http: a.http + b.http,
+    workers: 2,
+    passed: a.passed + b.passed,
+    cores: cpuMs / span,
+    cpuMs,
+  };
 }
 
 function median(values: number[]): number {
@@ -95,28 +139,34 @@ export default async function bench(): Promise<void> {
   try {
     await writeDemoData(dir, { cohort: STUDIES });
     await writeFile(join(dir, 'cohort.yaml'), PLAYBOOK);
-    const runs: Record<1 | 2, CohortRun[]> = { 1: [], 2: [] };
+    const ways = {
+      '1': (out: string) => cohortRun(dir, 1, out),
+      '2': (out: string) => cohortRun(dir, 2, out),
+      '2 shards': (out: string) => shardsSideBySide(dir, out),
+    };
+    type Way = keyof typeof ways;
+    const runs: Record<Way, CohortRun[]> = { '1': [], '2': [], '2 shards': [] };
     const headroom: number[] = [];
     let n = 0;
     for (let round = 0; round <= RUNS; round++) {
       if (round > 0) headroom.push(await parallelHeadroom());
-      for (const count of [1, 2] as const) {
+      for (const way of Object.keys(ways) as Way[]) {
         const out = join(dir, `out-${n++}`);
-        const run = await cohortRun(dir, count, out);
+        const run = await ways[way](out);
         if (run.passed !== STUDIES)
-          throw new Error(`${STUDIES - run.passed} of ${STUDIES} studies did not pass on ${count} workbench(es)`);
+          throw new Error(`${STUDIES - run.passed} of ${STUDIES} studies did not pass on ${way} workbench(es)`);
         await rm(out, { recursive: true, force: true });
-        if (round > 0) runs[count].push(run);
+        if (round > 0) runs[way].push(run);
       }
     }
     const perMinute = (ms: number): number => (STUDIES * 60_000) / ms;
-    const figures = ([1, 2] as const).map((count) => {
-      const r = runs[count];
+    const figures = (Object.keys(ways) as Way[]).map((way) => {
+      const r = runs[way];
       const window = median(r.map((x) => x.window));
       const outside = r.map((x) => 1 - x.http / (x.workers * x.window));
       const outsideSteps = r.map((x) => 1 - x.steps / (x.workers * x.window));
       return {
-        count,
+        way,
         total: median(r.map((x) => x.total)),
         window,
         outside: median(outside),
@@ -126,22 +176,25 @@ export default async function bench(): Promise<void> {
         reports: median(r.map((x) => x.reports)),
       };
     });
-    const [one, two] = figures as [(typeof figures)[0], (typeof figures)[0]];
+    const [one, two, shards] = figures as [(typeof figures)[0], (typeof figures)[0], (typeof figures)[0]];
     console.log(
       `${STUDIES} studies x 4 window screenshots; medians of ${RUNS} alternating runs after one warm-up each, each run a fresh process`,
     );
     console.log(
-      'workbenches  run s  studies/min  start+stop s  cores used  outside workbench calls  of which between steps  reports s',
+      '  workbenches  run s  studies/min  start+stop s  cores used  outside workbench calls  of which between steps  reports s',
     );
     for (const f of figures) {
       console.log(
-        `${String(f.count).padStart(11)}  ${(f.total / 1000).toFixed(1).padStart(5)}  ${perMinute(f.total).toFixed(0).padStart(11)}  ${(f.startStop / 1000).toFixed(2).padStart(12)}  ${f.cores.toFixed(2).padStart(10)}  ${`${(f.outside * 100).toFixed(1)}%`.padStart(23)}  ${`${(f.outsideSteps * 100).toFixed(1)}%`.padStart(22)}  ${(f.reports / 1000).toFixed(2).padStart(9)}`,
+        `${f.way.padStart(13)}  ${(f.total / 1000).toFixed(1).padStart(5)}  ${perMinute(f.total).toFixed(0).padStart(11)}  ${(f.startStop / 1000).toFixed(2).padStart(12)}  ${f.cores.toFixed(2).padStart(10)}  ${`${(f.outside * 100).toFixed(1)}%`.padStart(23)}  ${`${(f.outsideSteps * 100).toFixed(1)}%`.padStart(22)}  ${(f.reports / 1000).toFixed(2).padStart(9)}`,
       );
     }
     const speedup = one.total / two.total;
     const worst = Math.max(one.outside, two.outside);
     console.log(
       `speed-up 2 vs 1 workbench: ${speedup.toFixed(2)}x (workbenches up, start and stop left out: ${(one.window / two.window).toFixed(2)}x); target >= ${SPEEDUP_TARGET} ${speedup >= SPEEDUP_TARGET ? 'ok' : 'MISSED'}`,
+    );
+    console.log(
+      `  two shards side by side, a process and a workbench each, vs 1: ${(one.total / shards.total).toFixed(2)}x (workbenches up: ${(one.window / shards.window).toFixed(2)}x): what this machine gives two runs that share nothing`,
     );
     console.log(
       `  what two threads got from this machine meanwhile (plain arithmetic, 2 threads vs 1): ${median(headroom).toFixed(2)}x`,
