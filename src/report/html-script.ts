@@ -22,23 +22,47 @@ export const HTML_SCRIPT = String.raw`
 
   // Filters: the summary tiles choose statuses, the search box matches names, playbooks and studies.
   // A large run's later cases come as pages of markup, added when asked for (the next page, or
-  // all of them once a filter or search needs every case), so the report opens at once.
+  // all of them once a filter or search needs every case), so the report opens at once. Each
+  // page is its markup gzip-compressed in base64, a tenth of the bytes the browser reads as the
+  // page opens; it is unpacked when added.
   var list = doc.getElementById('cases');
   var more = doc.getElementById('more');
   var pages = all('script[type="text/x-wbplay-cases"]');
   var total = Number(list && list.getAttribute('data-total') || 0);
-  function addPage() {
-    var page = pages.shift();
-    if (!page || !list) return;
+  function unpack(page) {
+    var text = atob((page.textContent || '').trim());
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  }
+  function insert(markup) {
     var before = list.children.length;
-    list.insertAdjacentHTML('beforeend', page.textContent || '');
-    page.parentNode.removeChild(page);
+    list.insertAdjacentHTML('beforeend', markup);
     Array.prototype.slice.call(list.children, before).forEach(function (c) { all('.compare', c).forEach(initCompare); initArgs(c); });
     cases = all('.case');
-    if (more) { more.hidden = pages.length === 0; more.textContent = 'Show ' + Math.min(pages.length ? pageSize() : 0, total - cases.length) + ' more cases'; }
+  }
+  // Pages are added one after another, in their order, however the requests for them interleave.
+  var adding = Promise.resolve();
+  function addPage() {
+    adding = adding.then(function () {
+      var page = pages.shift();
+      if (!page || !list) return;
+      page.parentNode.removeChild(page);
+      return unpack(page).then(insert, function () {
+        if (more) more.textContent = 'This browser cannot unpack the remaining cases (it lacks DecompressionStream)';
+      });
+    }).then(function () {
+      if (more && pages.length === 0) more.hidden = true;
+      else if (more) more.textContent = 'Show ' + Math.min(pageSize(), total - cases.length) + ' more cases';
+    });
+    return adding;
+  }
+  function addAll() {
+    for (var n = pages.length; n > 0; n--) addPage();
+    return adding;
   }
   function pageSize() { return Number(list && list.getAttribute('data-page') || 0); }
-  if (more) more.addEventListener('click', function () { addPage(); applyFilter(); });
+  if (more) more.addEventListener('click', function () { addPage().then(applyFilter); });
 
   var filter = 'all';
   var search = doc.getElementById('search');
@@ -46,7 +70,7 @@ export const HTML_SCRIPT = String.raw`
   var shown = doc.getElementById('shown');
   function applyFilter() {
     var words = (search && search.value || '').toLowerCase().split(/\s+/).filter(Boolean);
-    if (filter !== 'all' || words.length > 0) while (pages.length > 0) addPage();
+    if ((filter !== 'all' || words.length > 0) && pages.length > 0) { addAll().then(applyFilter); return; }
     var n = 0;
     cases.forEach(function (c) {
       var st = c.getAttribute('data-status');

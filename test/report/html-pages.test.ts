@@ -51,10 +51,22 @@ test('a report of many cases opens with one page, failures first; the rest come 
     'the failing case comes first',
   );
   assert.equal(await page.locator('#shown').textContent(), `${CASES_PER_PAGE} of ${CASES} cases shown`);
+  // Later pages are packed: none of their cases is in the page as text.
+  assert.equal((await page.content()).includes(`case-${String(CASES - 1).padStart(4, '0')}`), false);
   await page.locator('#more').click();
+  // Pages unpack asynchronously: wait until the page's last case is there.
+  await page
+    .locator('details.case')
+    .nth(CASES_PER_PAGE * 2 - 1)
+    .waitFor({ state: 'attached' });
   assert.equal(await count(), CASES_PER_PAGE * 2);
+  assert.equal(await page.locator('#more').textContent(), `Show ${CASES - CASES_PER_PAGE * 2} more cases`);
   // A search reaches the cases not added yet.
   await page.locator('#search').fill(`case-${String(CASES - 1).padStart(4, '0')}`);
+  await page.waitForFunction(
+    (text) => document.getElementById('shown')?.textContent === text,
+    `1 of ${CASES} cases shown`,
+  );
   assert.equal(await count(), CASES);
   assert.equal(await page.locator('details.case:not([hidden])').count(), 1);
   assert.equal(await page.locator('#shown').textContent(), `1 of ${CASES} cases shown`);
