@@ -63,10 +63,10 @@ test('a report of many cases opens with one page, failures first; the rest come 
   assert.equal(await page.locator('#more').textContent(), `Show ${CASES - CASES_PER_PAGE * 2} more cases`);
   // A search reaches the cases not added yet.
   await page.locator('#search').fill(`case-${String(CASES - 1).padStart(4, '0')}`);
-  await page.waitForFunction(
-    (text) => document.getElementById('shown')?.textContent === text,
-    `1 of ${CASES} cases shown`,
-  );
+  await page
+    .locator('#shown')
+    .filter({ hasText: new RegExp(`^1 of ${CASES} cases shown$`) })
+    .waitFor();
   assert.equal(await count(), CASES);
   assert.equal(await page.locator('details.case:not([hidden])').count(), 1);
   assert.equal(await page.locator('#shown').textContent(), `1 of ${CASES} cases shown`);
