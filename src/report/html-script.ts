@@ -30,6 +30,7 @@ export const HTML_SCRIPT = String.raw`
   var pages = all('script[type="text/x-wbplay-cases"]');
   var total = Number(list && list.getAttribute('data-total') || 0);
   function unpack(page) {
+    if (typeof DecompressionStream === 'undefined') return Promise.reject(new Error('no DecompressionStream'));
     var text = atob((page.textContent || '').trim());
     var bytes = new Uint8Array(text.length);
     for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
@@ -43,18 +44,20 @@ export const HTML_SCRIPT = String.raw`
   }
   // Pages are added one after another, in their order, however the requests for them interleave.
   var adding = Promise.resolve();
+  var unpackable = true;
+  function label() {
+    if (!more) return;
+    if (!unpackable) { more.hidden = false; more.disabled = true; more.textContent = 'This browser cannot unpack the other ' + (total - cases.length) + ' cases'; }
+    else if (pages.length === 0) more.hidden = true;
+    else more.textContent = 'Show ' + Math.min(pageSize(), total - cases.length) + ' more cases';
+  }
   function addPage() {
     adding = adding.then(function () {
       var page = pages.shift();
       if (!page || !list) return;
       page.parentNode.removeChild(page);
-      return unpack(page).then(insert, function () {
-        if (more) more.textContent = 'This browser cannot unpack the remaining cases (it lacks DecompressionStream)';
-      });
-    }).then(function () {
-      if (more && pages.length === 0) more.hidden = true;
-      else if (more) more.textContent = 'Show ' + Math.min(pageSize(), total - cases.length) + ' more cases';
-    });
+      return unpack(page).then(insert, function () { unpackable = false; });
+    }).then(label, label);
     return adding;
   }
   function addAll() {

@@ -78,3 +78,33 @@ test('a report of many cases opens with one page, failures first; the rest come 
   assert.match((await late.locator('pre.args').first().textContent())!, /as planned:/);
   assert.deepEqual(errors, []);
 });
+
+test('a browser that cannot unpack the later pages says so and keeps the first', async (t) => {
+  const root = await mkdtemp(join(tmpdir(), 'wbplay-pages-html-'));
+  const result = manyCases();
+  const out = join(root, 'out');
+  const file = await writeHtmlReport(runOf(result), out);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  t.after(async () => {
+    await browser.close();
+    await rm(root, { recursive: true, force: true });
+  });
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript('delete globalThis.DecompressionStream');
+  await page.goto(pathToFileURL(file).href);
+  await page.locator('#more').click();
+  const more = page.locator('#more');
+  await more.filter({ hasText: 'cannot unpack' }).waitFor();
+  assert.equal(await more.textContent(), `This browser cannot unpack the other ${CASES - CASES_PER_PAGE} cases`);
+  assert.equal(await more.isDisabled(), true);
+  // A search still filters the cases the page has.
+  await page.locator('#search').fill('case-0001');
+  await page
+    .locator('#shown')
+    .filter({ hasText: new RegExp(`^1 of ${CASES} cases shown$`) })
+    .waitFor();
+  assert.equal(await page.locator('details.case').count(), CASES_PER_PAGE);
+  assert.deepEqual(errors, []);
+});
