@@ -1,7 +1,8 @@
-// A cohort run end to end: 40 demo studies (WBPLAY_BENCH_COHORT=N for N), four window screenshots each, on one embedded
-// reference workbench and on two (worker threads). Every run is a process of its own, as every
-// `wbplay run` is, so neither count finds code the other has already warmed up. Prints studies
-// per minute for both, the speed-up, and the share of wall time spent outside workbench calls.
+// A cohort run end to end: 40 demo studies (WBPLAY_BENCH_COHORT=N for N), four window
+// screenshots each, on one embedded reference workbench and on two (worker threads). Every run
+// is a process of its own, as every `wbplay run` is, so neither count finds code the other has
+// already warmed up. Prints studies per minute for both, the speed-up, and the share of wall
+// time spent outside workbench calls.
 // Beside them, two shards of the cohort run side by side, each a process with one workbench:
 // two runs that share nothing, so what they gain over one is what this machine offers a second
 // workbench for this work.
