@@ -14,15 +14,25 @@ export interface CaseMarkupContext {
 
 const ICONS: Record<Status, string> = { passed: '✔', failed: '✖', error: '!', skipped: '–' };
 
-export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupContext, index = position): string {
-  const problem = firstProblem(c);
-  const open = c.status === 'failed' || c.status === 'error' ? ' open' : '';
-  const study = c.study
+/** A case's study fields as the report shows them: `key=value`, two spaces apart. */
+function studyText(c: CaseResult): string {
+  return c.study
     ? Object.entries(c.study)
         .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
         .join('  ')
     : '';
-  const search = [c.name, c.id, c.playbook, study].join(' ').toLowerCase();
+}
+
+/** What the report's search box matches a case against: name, id, playbook and study, in lower case. */
+export function caseSearchText(c: CaseResult, study = studyText(c)): string {
+  return [c.name, c.id, c.playbook, study].join(' ').toLowerCase();
+}
+
+export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupContext, index = position): string {
+  const problem = firstProblem(c);
+  const open = c.status === 'failed' || c.status === 'error' ? ' open' : '';
+  const study = studyText(c);
+  const search = caseSearchText(c, study);
   const parts = [
     `<details class="case ${c.status}" data-status="${c.status}" data-search="${esc(search)}" id="case-${position}"${open}>`,
     '<summary>',

@@ -21,14 +21,31 @@ export const HTML_SCRIPT = String.raw`
   all('.bar i').forEach(function (i) { i.style.flexGrow = i.getAttribute('data-share'); });
 
   // Filters: the summary tiles choose statuses, the search box matches names, playbooks and studies.
-  // A large run's later cases come as pages of markup, added when asked for (the next page, or
-  // all of them once a filter or search needs every case), so the report opens at once. Each
-  // page is its markup gzip-compressed in base64, a tenth of the bytes the browser reads as the
-  // page opens; it is unpacked when added.
+  // The list shows a window of the matching cases, a page at a time ("Show more"). A large
+  // run's later cases wait in the page as packed pages of markup (gzip-compressed, in base64),
+  // and an index of every case's status and search text says which of them match, so a search
+  // unpacks only the pages that hold the cases it shows, and the report opens at once.
   var list = doc.getElementById('cases');
   var more = doc.getElementById('more');
+  var shown = doc.getElementById('shown');
+  var search = doc.getElementById('search');
   var pages = all('script[type="text/x-wbplay-cases"]');
+  var indexEl = doc.getElementById('wbplay-index');
   var total = Number(list && list.getAttribute('data-total') || 0);
+  var perPage = Number(list && list.getAttribute('data-page') || 0) || total;
+  // Case elements by position in the list: the first page's now, the others once unpacked.
+  var byPosition = [];
+  all('.case', list).forEach(function (c) { byPosition[positionOf(c)] = c; });
+  function positionOf(c) { return Number(c.id.slice('case-'.length)); }
+  var index = null;
+  function entries() {
+    if (index === null) {
+      index = indexEl ? JSON.parse(indexEl.textContent || '[]') : byPosition.map(function (c) {
+        return [c.getAttribute('data-status'), c.getAttribute('data-search') || ''];
+      });
+    }
+    return index;
+  }
   function unpack(page) {
     if (typeof DecompressionStream === 'undefined') return Promise.reject(new Error('no DecompressionStream'));
     var text = atob((page.textContent || '').trim());
@@ -36,65 +53,86 @@ export const HTML_SCRIPT = String.raw`
     for (var i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
     return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
   }
-  function insert(markup) {
-    var before = list.children.length;
-    list.insertAdjacentHTML('beforeend', markup);
-    Array.prototype.slice.call(list.children, before).forEach(function (c) { all('.compare', c).forEach(initCompare); initArgs(c); });
-    cases = all('.case');
-  }
-  // Pages are added one after another, in their order, however the requests for them interleave.
-  var adding = Promise.resolve();
+  var unpacked = [];
   var unpackable = true;
-  function label() {
-    if (!more) return;
-    if (!unpackable) { more.hidden = false; more.disabled = true; more.textContent = 'This browser cannot unpack the other ' + (total - cases.length) + ' cases'; }
-    else if (pages.length === 0) more.hidden = true;
-    else more.textContent = 'Show ' + Math.min(pageSize(), total - cases.length) + ' more cases';
+  // Page k (from 0) of the packed pages holds the cases from position (k + 1) x perPage on.
+  function unpackPage(k) {
+    if (!unpacked[k]) {
+      unpacked[k] = unpack(pages[k]).then(function (markup) {
+        var holder = doc.createElement('template');
+        holder.innerHTML = markup;
+        Array.prototype.slice.call(holder.content.children).forEach(function (c) {
+          all('.compare', c).forEach(initCompare);
+          initArgs(c);
+          byPosition[positionOf(c)] = c;
+        });
+      }, function () { unpackable = false; });
+    }
+    return unpacked[k];
   }
-  function addPage() {
-    adding = adding.then(function () {
-      var page = pages.shift();
-      if (!page || !list) return;
-      page.parentNode.removeChild(page);
-      return unpack(page).then(insert, function () { unpackable = false; });
-    }).then(label, label);
-    return adding;
-  }
-  function addAll() {
-    for (var n = pages.length; n > 0; n--) addPage();
-    return adding;
-  }
-  function pageSize() { return Number(list && list.getAttribute('data-page') || 0); }
-  if (more) more.addEventListener('click', function () { addPage().then(applyFilter); });
 
   var filter = 'all';
-  var search = doc.getElementById('search');
-  var cases = all('.case');
-  var shown = doc.getElementById('shown');
-  function applyFilter() {
+  var limit = perPage;
+  var drawing = 0;
+  function matching() {
     var words = (search && search.value || '').toLowerCase().split(/\s+/).filter(Boolean);
-    if ((filter !== 'all' || words.length > 0) && pages.length > 0) { addAll().then(applyFilter); return; }
-    var n = 0;
-    cases.forEach(function (c) {
-      var st = c.getAttribute('data-status');
-      var ok = filter === 'all' || (filter === 'problems' ? (st === 'failed' || st === 'error') : st === filter);
-      var text = c.getAttribute('data-search') || '';
-      for (var i = 0; ok && i < words.length; i++) ok = text.indexOf(words[i]) >= 0;
-      c.hidden = !ok;
-      if (ok) n++;
+    var found = [];
+    if (filter === 'all' && words.length === 0) {
+      for (var p = 0; p < total; p++) found.push(p);
+      return found;
+    }
+    entries().forEach(function (e, p) {
+      var ok = filter === 'all' || (filter === 'problems' ? (e[0] === 'failed' || e[0] === 'error') : e[0] === filter);
+      for (var i = 0; ok && i < words.length; i++) ok = e[1].indexOf(words[i]) >= 0;
+      if (ok) found.push(p);
     });
-    if (shown) shown.textContent = n + ' of ' + (total || cases.length) + ' cases shown';
+    return found;
   }
+  function render() {
+    if (!list) return;
+    var mine = ++drawing;
+    var found = matching();
+    var view = found.slice(0, limit);
+    var needed = [];
+    view.forEach(function (p) {
+      var k = Math.floor(p / perPage) - 1;
+      if (k >= 0 && needed.indexOf(k) < 0) needed.push(k);
+    });
+    Promise.all(needed.map(unpackPage)).then(function () {
+      // A later keystroke or click has drawn the list since.
+      if (mine !== drawing) return;
+      var cases = view.map(function (p) { return byPosition[p]; }).filter(Boolean);
+      var n = cases.length;
+      var same = list.children.length === n && cases.every(function (c, i) { return list.children[i] === c; });
+      if (!same) {
+        var holder = doc.createDocumentFragment();
+        cases.forEach(function (c) { holder.appendChild(c); });
+        list.replaceChildren(holder);
+      }
+      if (shown) shown.textContent = n + ' of ' + total + ' cases shown';
+      if (!more) return;
+      if (!unpackable && n < view.length) {
+        more.hidden = false;
+        more.disabled = true;
+        more.textContent = 'This browser cannot unpack the other ' + (found.length - n) + ' cases';
+      } else {
+        more.hidden = found.length <= limit;
+        more.textContent = 'Show ' + Math.min(perPage, found.length - limit) + ' more cases';
+      }
+    });
+  }
+  if (more) more.addEventListener('click', function () { limit += perPage; render(); });
   all('[data-filter]').forEach(function (tile) {
     tile.addEventListener('click', function () {
       var f = tile.getAttribute('data-filter');
       filter = filter === f ? 'all' : f;
       all('[data-filter]').forEach(function (t) { t.setAttribute('aria-pressed', String(t.getAttribute('data-filter') === filter)); });
-      applyFilter();
+      limit = perPage;
+      render();
     });
   });
-  if (search) search.addEventListener('input', applyFilter);
-  applyFilter();
+  if (search) search.addEventListener('input', function () { limit = perPage; render(); });
+  render();
 
   // Image comparisons: side by side, slider (swipe) or blink; zoom fit, 1x, 2x, 4x.
   function initCompare(box) {

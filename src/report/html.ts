@@ -5,7 +5,7 @@ import { gzip } from 'node:zlib';
 import { writeChunksAtomic } from '../files/atomic-write.js';
 import type { CaseSummary } from '../result/case-list.js';
 import type { RunResult, Status } from '../result/result.js';
-import { caseMarkup, stepArgs, type CaseMarkupContext } from './html-case.js';
+import { caseMarkup, caseSearchText, stepArgs, type CaseMarkupContext } from './html-case.js';
 import { esc, jsonForScript } from './html-escape.js';
 import { HTML_SCRIPT, REVIEW_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
@@ -37,7 +37,9 @@ const ORDER: Record<Status, number> = { failed: 0, error: 1, skipped: 2, passed:
  * failing cases first and open, each step with its status, time, attempts, error and source
  * position, and image assertions with expected / actual / diff. No network: the style and
  * script are inline, images are the artefact files next to it. The page is made a piece at a
- * time, one case after another, so a run of any size is never held whole.
+ * time, one case after another, so a run of any size is never held whole; of a run with more
+ * than one page of cases, each case's status and search text (tens of bytes) are held until
+ * the search index is written.
  */
 export async function* htmlChunks(result: RunResult, options: HtmlOptions = {}): AsyncIterable<string> {
   const summaries = result.cases.summaries;
@@ -82,9 +84,14 @@ export async function* htmlChunks(result: RunResult, options: HtmlOptions = {}):
   // for, so a report of ten thousand cases opens about as fast as one of a few hundred.
   let position = 0;
   let later: string[] = [];
+  // With pages, the script finds matches in an index of every case (status, search text), not
+  // in the cases' markup: a search then unpacks only the pages of the cases it shows.
+  const paged = ordered.length > CASES_PER_PAGE;
+  const index: string[] = [];
   for await (const c of result.cases.pick(ordered)) {
     ctx.args = {};
     const markup = caseMarkup(c, position, ctx, ordered[position]);
+    if (paged) index.push(jsonForScript([c.status, caseSearchText(c)]));
     if (position < CASES_PER_PAGE) yield `${position === 0 ? '' : '\n'}${markup}`;
     else {
       if (position === CASES_PER_PAGE) {
@@ -102,7 +109,8 @@ export async function* htmlChunks(result: RunResult, options: HtmlOptions = {}):
     position++;
   }
   if (later.length > 0) yield await packedPage(later);
-  if (ordered.length > 0 && ordered.length <= CASES_PER_PAGE) yield '\n</div>\n';
+  if (paged) yield `<script type="application/json" id="wbplay-index">[${index.join(',')}]</script>\n`;
+  else if (ordered.length > 0) yield '\n</div>\n';
   yield lines(
     '</main>',
     `<footer>Written by wbplay ${esc(result.provenance.wbplay)} · result version ${result.version}</footer>`,
