@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { CASES_PER_PAGE, writeHtmlReport } from '../../src/report/html.js';
 import type { CaseResult, RunResultTree } from '../../src/result/result.js';
 import { runOf, summarize } from '../../src/result/result.js';
@@ -28,7 +28,11 @@ function manyCases(): RunResultTree {
   return { ...base, cases, summary: summarize(cases) };
 }
 
-test('a report of many cases opens with one page, failures first; the rest come on demand and for a search', async (t) => {
+/**
+ * The report of manyCases() with its images, open in headless Chromium; `before` runs in the
+ * page ahead of its own script. Page errors are collected.
+ */
+async function openReport(t: TestContext, before?: string): Promise<{ page: Page; errors: string[] }> {
   const root = await mkdtemp(join(tmpdir(), 'wbplay-pages-html-'));
   const result = manyCases();
   const out = join(root, 'out');
@@ -42,7 +46,13 @@ test('a report of many cases opens with one page, failures first; the rest come 
   const page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  if (before !== undefined) await page.addInitScript(before);
   await page.goto(pathToFileURL(file).href);
+  return { page, errors };
+}
+
+test('a report of many cases opens with one page, failures first; the rest come on demand and for a search', async (t) => {
+  const { page, errors } = await openReport(t);
   const count = (): Promise<number> => page.locator('details.case').count();
   assert.equal(await count(), CASES_PER_PAGE);
   assert.match(
@@ -105,20 +115,7 @@ test('a report of many cases opens with one page, failures first; the rest come 
 });
 
 test('a browser that cannot unpack the later pages says so and keeps the first', async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'wbplay-pages-html-'));
-  const result = manyCases();
-  const out = join(root, 'out');
-  const file = await writeHtmlReport(runOf(result), out);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-  t.after(async () => {
-    await browser.close();
-    await rm(root, { recursive: true, force: true });
-  });
-  const page = await browser.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript('delete globalThis.DecompressionStream');
-  await page.goto(pathToFileURL(file).href);
+  const { page, errors } = await openReport(t, 'delete globalThis.DecompressionStream');
   await page.locator('#more').click();
   const more = page.locator('#more');
   await more.filter({ hasText: 'cannot unpack' }).waitFor();
