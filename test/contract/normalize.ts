@@ -1,6 +1,7 @@
 // How the official OpenAPI contract reads as the project's wire schema: each operation's JSON
 // answers by status, the shared shapes as definitions, and nothing but facts (no prose, no
-// examples). Only the conformance test uses it, to hold schemas/workbench-api.json to the contract.
+// examples). scripts/contract-record.ts uses it to record the contract in the repository
+// (contract-1.2.0.json), which the conformance test holds schemas/workbench-api.json to.
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -13,7 +14,7 @@ export interface WireSchema {
   operations: { [operation: string]: { [status: string]: Json } };
 }
 
-export function wireSchemaOf(contract: JsonObject): { schema: WireSchema; dangling: string[] } {
+function wireSchemaOf(contract: JsonObject): { schema: WireSchema; dangling: string[] } {
   const components = contract.components as JsonObject;
   const responses = (components.responses ?? {}) as JsonObject;
   const definitions: JsonObject = {};
@@ -66,13 +67,24 @@ function facts(node: Json): Json {
   return out;
 }
 
-/** JSON with keys in sorted order at every level, so equal schemas give equal text and hashes. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(value);
+/** What the repository keeps of an official contract: its facts, and which document they come from. */
+export interface ContractRecord {
+  contract: string;
+  version: string;
+  /** SHA-256 of the official document the record was read from. */
+  source_sha256: string;
+  /** Answers the contract refers to a response it does not define; ours has the error envelope there. */
+  undefined_responses: string[];
+  wire_schema: WireSchema;
+}
+
+export function contractRecordOf(contract: JsonObject, name: string, sourceSha256: string): ContractRecord {
+  const { schema, dangling } = wireSchemaOf(contract);
+  return {
+    contract: name,
+    version: String((contract.info as JsonObject).version),
+    source_sha256: sourceSha256,
+    undefined_responses: dangling.sort(),
+    wire_schema: schema,
+  };
 }
