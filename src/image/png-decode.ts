@@ -1,6 +1,6 @@
 import { createInflate } from 'node:zlib';
-import { createRequire } from 'node:module';
 import type * as Pngjs from 'pngjs';
+import { loadOnFirstUse } from './codec-loader.js';
 import { CompareError } from './image-error.js';
 import { listChunks, type PngChunk } from './png-chunks.js';
 import type { RgbaImage } from './rgba.js';
@@ -62,16 +62,8 @@ export async function decodePng(bytes: Uint8Array, label = 'image'): Promise<Rgb
   return fast ? decodeFast(bytes, chunks, header, label) : decodeWithPngjs(bytes, label);
 }
 
-const require = createRequire(import.meta.url);
-let pngjs: typeof Pngjs | undefined;
-
-/**
- * pngjs, loaded when a PNG first needs it: captures never do, and loading it cost every process
- * and every workbench thread about 35 ms at start.
- */
-function loadPngjs(): typeof Pngjs {
-  return (pngjs ??= require('pngjs') as typeof Pngjs);
-}
+/** pngjs, for the PNGs the fast path does not read. */
+const loadPngjs = loadOnFirstUse<typeof Pngjs>('pngjs');
 
 function decodeWithPngjs(bytes: Uint8Array, label: string): RgbaImage {
   try {

@@ -1,16 +1,11 @@
-import { createRequire } from 'node:module';
 import type * as JpegJs from 'jpeg-js';
+import { loadOnFirstUse } from '../../image/codec-loader.js';
 import { encodeRenderPng } from '../../image/png-encode.js';
 import { checkImage } from '../../image/render-error.js';
 import type { RgbaImage } from './types.js';
 
-const require = createRequire(import.meta.url);
-let jpegJs: typeof JpegJs | undefined;
-
-/** jpeg-js, loaded at the first JPEG grab rather than at every workbench thread's start. */
-function loadJpeg(): typeof JpegJs {
-  return (jpegJs ??= require('jpeg-js') as typeof JpegJs);
-}
+/** jpeg-js, for JPEG grabs only. */
+const loadJpeg = loadOnFirstUse<typeof JpegJs>('jpeg-js');
 
 /** Qt's default JPEG quality, which the workbench uses for its grabs. */
 const JPEG_QUALITY = 75;
