@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { RegisterCommand } from './command.js';
-import { CommandError, EXIT, reportError } from './errors.js';
+import { CommandError, EXIT, isFolderInUse, reportError } from './errors.js';
 
 /** `wbplay accept`: the last run's captures of failed image checks become their goldens, without running again. */
 export const registerAccept: RegisterCommand = (program, setExitCode) => {
@@ -11,9 +11,10 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
     .option('--grep <regex>', 'only checks whose case name or golden path matches')
     .action(async (dir: string, opts: { grep?: string }) => {
       try {
-        const [{ openReport }, { acceptCheck, reviewableChecks }] = await Promise.all([
+        const [{ openReport }, { acceptCheck, reviewableChecks }, { refuseHeld }] = await Promise.all([
           import('../report/read-report.js'),
           import('../report/golden-review.js'),
+          import('../files/folder-lock.js'),
         ]);
         let grep: RegExp | undefined;
         try {
@@ -22,6 +23,8 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
           throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
         }
         const outputDir = resolve(dir);
+        // A run in the folder is rewriting the report and the captures these goldens would come from.
+        await refuseHeld(outputDir, 'accept its captures');
         const checks = (await reviewableChecks(await openReport(outputDir), outputDir)).filter(
           (c) => !grep || grep.test(c.caseName) || grep.test(c.golden),
         );
@@ -33,7 +36,9 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
           console.log(`no failed image check to accept in ${dir}${grep ? ` matching ${opts.grep}` : ''}`);
         setExitCode(EXIT.ok);
       } catch (err) {
-        setExitCode(reportError(err, { code: 'WRITE_FAILED', exitCode: EXIT.failed }));
+        setExitCode(
+          reportError(err, { code: 'WRITE_FAILED', exitCode: isFolderInUse(err) ? EXIT.usage : EXIT.failed }),
+        );
       }
     });
 };

@@ -19,3 +19,9 @@ export function wholeNumber(text: string): number | undefined {
   const n = Number(trimmed);
   return Number.isSafeInteger(n) ? n : undefined;
 }
+
+/** How the command was typed, for the message another command that wants its folder prints. */
+export function commandLine(): string {
+  const line = ['wbplay', ...process.argv.slice(2)].join(' ');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { RegisterCommand } from './command.js';
+import { commandLine, type RegisterCommand } from './command.js';
 import { EXIT, reportError } from './errors.js';
 
 /** `wbplay merge-reports`: the reports of the shards of one run, as one report. */
@@ -7,24 +7,37 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
   program
     .command('merge-reports')
     .description(
-      'merge the report folders of the shards of one run into one JSON, JUnit and HTML report (exit 1 when a merged case failed, 2 on unreadable or overlapping reports)',
+      'merge the report folders of the shards of one run into one JSON, JUnit and HTML report (exit 1 when a merged case failed or a shard was interrupted, 2 on unreadable or overlapping reports or a folder a run still holds)',
     )
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports }, { writeReportFiles }] = await Promise.all([
+      const [{ mergeReports }, { writeReportFiles }, { FolderLock, refuseHeld }] = await Promise.all([
         import('../report/merge.js'),
         import('../report/factory.js'),
+        import('../files/folder-lock.js'),
       ]);
       const out = resolve(opts.out);
       try {
-        const result = await mergeReports(dirs, out);
-        const written = await writeReportFiles(result, out);
+        // A shard still running has no final report yet; the merged folder is written by this command alone.
+        for (const dir of dirs) await refuseHeld(resolve(dir), 'merge its report');
+        const lock = await FolderLock.take(out, commandLine());
+        let result, written;
+        try {
+          result = await mergeReports(dirs, out);
+          written = await writeReportFiles(result, out);
+        } finally {
+          await lock.release();
+        }
         const s = result.summary;
         process.stdout.write(
           `merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`,
         );
-        setExitCode(result.status === 'failed' || result.status === 'error' ? EXIT.failed : EXIT.ok);
+        setExitCode(
+          result.status === 'failed' || result.status === 'error' || result.status === 'interrupted'
+            ? EXIT.failed
+            : EXIT.ok,
+        );
       } catch (err) {
         // Report errors carry their code and hint; anything else is still a problem of the input folders.
         setExitCode(reportError(err, { code: 'MERGE_FAILED', exitCode: EXIT.usage }));

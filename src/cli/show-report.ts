@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { type RegisterCommand, wholeNumber } from './command.js';
-import { CommandError, EXIT, reportError } from './errors.js';
+import { CommandError, EXIT, isFolderInUse, reportError } from './errors.js';
 
 /** `wbplay show-report`: the HTML report served on loopback, with golden review. */
 export const registerShowReport: RegisterCommand = (program, setExitCode) => {
@@ -18,7 +19,11 @@ export const registerShowReport: RegisterCommand = (program, setExitCode) => {
         const port = opts.port === undefined ? 0 : wholeNumber(opts.port);
         if (port === undefined || port > 65535)
           throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
-        const { startReviewServer } = await import('../report/review-server.js');
+        const [{ startReviewServer }, { refuseHeld }] = await Promise.all([
+          import('../report/review-server.js'),
+          import('../files/folder-lock.js'),
+        ]);
+        await refuseHeld(resolve(dir), 'open its report');
         const server = await startReviewServer({ outputDir: dir, host: opts.host, port });
         console.log(`Serving the report of ${dir} at ${server.url} (Ctrl-C to stop)`);
         if (opts.open && canOpenBrowser()) openBrowser(server.url);
@@ -33,7 +38,9 @@ export const registerShowReport: RegisterCommand = (program, setExitCode) => {
         });
         setExitCode(EXIT.ok);
       } catch (err) {
-        setExitCode(reportError(err, { code: 'SERVER_FAILED', exitCode: EXIT.failed }));
+        setExitCode(
+          reportError(err, { code: 'SERVER_FAILED', exitCode: isFolderInUse(err) ? EXIT.usage : EXIT.failed }),
+        );
       }
     });
 };
