@@ -9,8 +9,16 @@ export const EXIT = {
   failed: 1,
   /** Invalid playbook, bad option or other input only the user can change. */
   usage: 2,
-  /** Stopped by Ctrl-C: the shell's 128 + SIGINT. */
+  /**
+   * The run ended, but a file that holds its result could not be written (report.json,
+   * report.html, junit.xml, a trace, the resume journal), or a console reporter broke: what
+   * the run did is not all on record. Wins over 1, since the evidence itself is missing.
+   */
+  incomplete: 3,
+  /** Stopped by SIGINT (Ctrl-C): the shell's 128 + 2. Reports hold what ran. */
   interrupted: 130,
+  /** Stopped by SIGTERM (CI runners, Kubernetes): 128 + 15. Reports hold what ran. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -36,6 +44,10 @@ export type CommandErrorCode =
   | 'RUN_FAILED'
   /** A reporter threw; the run went on without it. */
   | 'REPORTER_FAILED'
+  /** A file of the run's result (a report, a trace, the journal) could not be written. */
+  | 'NOT_WRITTEN'
+  /** Another run holds the output folder. */
+  | 'OUTPUT_FOLDER_IN_USE'
   /** Shard reports that could not be merged or written. */
   | 'MERGE_FAILED'
   /** An output directory that cannot be used. */
@@ -105,4 +117,9 @@ export function fail(
   exitCode: ExitCode = EXIT.usage,
 ): ExitCode {
   return reportError(new CommandError(code, message, hint, exitCode));
+}
+
+/** Another run holds the folder: the user's to wait for or change, so it exits as usage does. */
+export function isFolderInUse(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'OUTPUT_FOLDER_IN_USE';
 }

@@ -6,8 +6,10 @@ import type { Config } from './config.js';
 import type { RunResult } from '../result/result.js';
 import type { RetryPolicy } from '../run/retry.js';
 import type { RunHooks } from './watch.js';
+import type { FolderLock } from '../files/folder-lock.js';
+import type { ReporterFailure } from '../report/fan-out.js';
 import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
-import { collect, wholeNumber, type RegisterCommand } from './command.js';
+import { collect, commandLine, wholeNumber, type RegisterCommand } from './command.js';
 import { CommandError, describeError, EXIT, reportError, type ExitCode } from './errors.js';
 
 interface RunCliOptions {
@@ -198,6 +200,24 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
       "check the case names (wbplay plan lists them) and the playbooks' tags",
     );
 
+  const outputDir = resolve(opts.out ?? DEFAULT_OUT);
+  const lock = await takeOutputFolder(outputDir);
+  try {
+    return await runLocked(plans, opts, settings, outputDir, lock, hooks);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The run proper, once it holds its output folder. */
+async function runLocked(
+  plans: readonly Plan[],
+  opts: RunCliOptions,
+  settings: Settings,
+  outputDir: string,
+  lock: FolderLock,
+  hooks: RunHooks | undefined,
+): Promise<ExitCode> {
   const choice = workbenchChoice(plans, opts, settings.workers);
   if (choice.kind === 'embedded' && !opts.quiet) {
     process.stderr.write(
@@ -213,7 +233,6 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
       workbenchSource(choice),
     ]);
   const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-  const outputDir = resolve(opts.out ?? DEFAULT_OUT);
   const isTTY = process.stdout.isTTY === true;
   const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), {
     outputDir,
@@ -223,16 +242,7 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
   });
 
   const ci = isCi(process.env);
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    process.stderr.write(
-      '\nwbplay: stopping (the current steps end, reports are written); Ctrl-C again to quit at once\n',
-    );
-    controller.abort(Object.assign(new Error('the run was interrupted'), { code: 'INTERRUPTED' }));
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  const stop = stopOnSignals(lock);
   try {
     const result = await runPlans({
       plans,
@@ -254,29 +264,121 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
       },
       force: opts.force === true,
       ...(shard ? { shard } : {}),
-      signal: controller.signal,
+      signal: stop.signal,
     });
-    for (const failure of reporters.failures) {
-      // The run went on without the reporter; its result, not this, decides the exit code.
-      reportError(
-        new CommandError(
-          'REPORTER_FAILED',
-          `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`,
-        ),
-      );
-    }
     hooks?.onResult(result, outputDir);
     if (opts.quiet) process.stderr.write(quietSummary(result));
+    const lost = recordGaps(result, reporters.failures);
+    const shown = await reportShown(outputDir, reporters.failures);
     // Quiet runs keep stdout empty: the line goes with their summary.
-    (opts.quiet ? process.stderr : process.stdout).write(`Report: ${shownPath(join(outputDir, 'report.html'))}\n`);
-    if (controller.signal.aborted) return EXIT.interrupted;
+    if (shown) (opts.quiet ? process.stderr : process.stdout).write(`Report: ${shownPath(shown)}\n`);
+    if (stop.signal.aborted) return stop.exitCode();
+    if (lost) return EXIT.incomplete;
     return result.status === 'passed' || result.status === 'skipped' ? EXIT.ok : EXIT.failed;
   } catch (err) {
+    if (stop.signal.aborted) {
+      reportError(err, { code: 'RUN_FAILED' });
+      return stop.exitCode();
+    }
     return runFailure(err);
   } finally {
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    stop.dispose();
   }
+}
+
+/**
+ * The run's hold on its output folder (each run of a watch session takes it anew); a folder
+ * another live run holds ends this one at once, with exit 2.
+ */
+async function takeOutputFolder(outputDir: string): Promise<FolderLock> {
+  const { FolderLock } = await import('../files/folder-lock.js');
+  return FolderLock.take(outputDir, commandLine(), {
+    notice: (message) => process.stderr.write(`wbplay: ${message}\n`),
+  });
+}
+
+/**
+ * SIGINT and SIGTERM stop a run the same orderly way: the current steps are aborted, the rest
+ * skipped, workbenches stopped, reports and journal written with what ran. The exit code says
+ * which signal it was (130, 143). A second signal ends the process at once, releasing the
+ * output folder on the way out.
+ */
+function stopOnSignals(lock: FolderLock): {
+  signal: AbortSignal;
+  exitCode(): ExitCode;
+  dispose(): void;
+} {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const codeOf = (sig: NodeJS.Signals): ExitCode => (sig === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted);
+  const on = (sig: NodeJS.Signals) => (): void => {
+    if (received !== undefined) {
+      lock.releaseSync();
+      process.exit(codeOf(sig));
+    }
+    received = sig;
+    process.stderr.write(
+      `\nwbplay: ${sig}: stopping (the current steps end, reports are written); send it again to quit at once\n`,
+    );
+    controller.abort(
+      Object.assign(new Error(`the run was interrupted (${sig})`), { code: 'INTERRUPTED', signal: sig }),
+    );
+  };
+  const onInt = on('SIGINT');
+  const onTerm = on('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  return {
+    signal: controller.signal,
+    exitCode: () => codeOf(received ?? 'SIGINT'),
+    dispose: () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    },
+  };
+}
+
+/**
+ * Says which files of the run's record are missing and why: a reporter that failed (a report
+ * that could not be written names its file), and the trace, journal or spool writes the runner
+ * could not make. True when anything is missing: the run then cannot exit 0.
+ */
+function recordGaps(result: RunResult, failures: readonly ReporterFailure[]): boolean {
+  for (const failure of failures) {
+    reportError(
+      new CommandError(
+        'REPORTER_FAILED',
+        `the ${failure.reporter} reporter failed in ${failure.event}: ${failure.message}`,
+        'its output is missing; the exit code is 3 (incomplete)',
+      ),
+    );
+  }
+  for (const gap of result.unwritten ?? []) {
+    reportError(
+      new CommandError('NOT_WRITTEN', gap.message.includes(gap.path) ? gap.message : `${gap.path}: ${gap.message}`),
+    );
+  }
+  return failures.length > 0 || (result.unwritten?.length ?? 0) > 0;
+}
+
+/**
+ * The report a person should open: report.html if this run wrote it, else report.json, else
+ * none. A file whose reporter failed is an earlier run's, never named as this one's.
+ */
+async function reportShown(outputDir: string, failures: readonly ReporterFailure[]): Promise<string | undefined> {
+  const { stat } = await import('node:fs/promises');
+  for (const name of ['html', 'json']) {
+    if (failures.some((f) => f.reporter === name)) continue;
+    const path = join(outputDir, `report.${name}`);
+    if (
+      await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return path;
+  }
+  return undefined;
 }
 
 /** Why `runPlans` threw: a refused token is the user's to fix; anything else ends the run as failed. */

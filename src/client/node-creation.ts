@@ -19,6 +19,11 @@ export interface CreateNodeOptions extends CallOptions {
   format?: string;
   /** Node name; default: the file name without its format suffix. */
   name?: string;
+  /**
+   * When the data travels as bytes, `name` and `properties` can only follow in a second
+   * request: until then the node is called this, so a caller whose answer was lost can find it.
+   */
+  provisionalName?: string;
   /** Create as a child of this node. */
   parent?: string;
   /** Default: file-reference when the server offers it and runs on this machine, else direct. */
@@ -60,11 +65,19 @@ export async function createNode(t: Transport, discovery: Discovery, opts: Creat
     });
     return created(reply, 'file-reference');
   }
-  const result = await createDirect(t, path, opts);
-  // A raw-bytes body has no room for properties; they follow in a second request.
-  if (opts.properties && Object.keys(opts.properties).length > 0) {
-    const reply = await t.send({ method: 'PATCH', path: propPath(result.node.uid), json: opts.properties, call: opts });
-    result.failed_properties.push(...patchResult(reply, Object.keys(opts.properties)).failed.map((f) => f.property));
+  const provisional = opts.provisionalName !== undefined && opts.properties !== undefined;
+  const result = await createDirect(t, path, provisional ? { ...opts, name: opts.provisionalName } : opts);
+  // A raw-bytes body has no room for properties; they follow in a second request (the name too,
+  // when the node was made under a provisional one).
+  const later = {
+    ...(provisional ? { name: opts.name ?? splitFileName(opts.file ?? '').stem } : {}),
+    ...opts.properties,
+  };
+  if (Object.keys(later).length > 0) {
+    const reply = await t.send({ method: 'PATCH', path: propPath(result.node.uid), json: later, call: opts });
+    result.failed_properties.push(...patchResult(reply, Object.keys(later)).failed.map((f) => f.property));
+    if (provisional && !result.failed_properties.includes('name'))
+      result.node = { ...result.node, name: String(later.name) };
   }
   return result;
 }

@@ -1,12 +1,14 @@
 import type { Discovery } from './discovery.js';
 import { createNode, nodePath, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
-import { float, floats } from './json-body.js';
 import { MAX_DATA_BYTES, MAX_LIST_PAGES } from './limits.js';
-import { bad, Fields, header, node, parseEnvelope, parseJson } from './parse.js';
+import { bad, Fields, header, isRec, node, parseEnvelope, parseJson } from './parse.js';
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
 import type { CallOptions, QueryValue, Transport } from './transport.js';
 import type { NodeInfo } from '../api/wire.js';
+import { displayPatch, type DisplayProperties } from './display.js';
+
+export { displayPatch, type DisplayProperties } from './display.js';
 
 /** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
 export type FilterValue = string | number | boolean | { not: string | number | boolean };
@@ -24,19 +26,6 @@ export interface NodeFilter {
   context?: string;
   /** A node field, `-` in front for descending (`-timestamp`). */
   sort?: string;
-}
-
-export interface DisplayProperties {
-  name?: string;
-  visible?: boolean;
-  /** 0.0 to 1.0; always sent as a float. */
-  opacity?: number;
-  /** r, g, b in 0.0 to 1.0. */
-  color?: [number, number, number];
-  /** Stack order in every window (an integer; higher is drawn on top). */
-  layer?: number;
-  /** New parent UID, or null for top level. */
-  parent?: string | null;
 }
 
 export type NodeData =
@@ -120,45 +109,21 @@ export class Nodes {
 
   /**
    * Sets display properties; omitted ones keep their value. Values are checked before
-   * anything is sent; the name goes through its own property route, the parent through a
-   * reparent, the rest in one PATCH.
+   * anything is sent; the name and the rest go in one PATCH (the name alone through its own
+   * property route), the parent through a reparent.
    */
   async setDisplay(uid: string, props: DisplayProperties, call?: CallOptions): Promise<PatchResult> {
-    const patch: Record<string, PropertyValue> = {};
-    if (props.visible !== undefined) {
-      if (typeof props.visible !== 'boolean')
-        throw invalid(`visible must be true or false, got ${String(props.visible)}`);
-      patch.visible = props.visible;
-    }
-    if (props.opacity !== undefined) {
-      if (typeof props.opacity !== 'number' || !(props.opacity >= 0 && props.opacity <= 1))
-        throw invalid(`opacity must be a number from 0.0 to 1.0, got ${String(props.opacity)}`);
-      patch.opacity = float(props.opacity);
-    }
-    if (props.color !== undefined) {
-      const c = props.color as unknown;
-      if (!Array.isArray(c) || c.length !== 3 || !c.every((x) => typeof x === 'number' && x >= 0 && x <= 1)) {
-        throw invalid(`color must be three numbers r, g, b from 0.0 to 1.0, got ${JSON.stringify(c)}`);
-      }
-      patch.color = { type: 'ColorProperty', value: floats(c as number[]) };
-    }
-    if (props.layer !== undefined) {
-      if (!Number.isInteger(props.layer)) throw invalid(`layer must be an integer, got ${String(props.layer)}`);
-      patch.layer = props.layer;
-    }
-    if (props.name !== undefined && (typeof props.name !== 'string' || props.name === ''))
-      throw invalid('name must be a non-empty string');
+    const patch = displayPatch(props);
     if (props.parent !== undefined && props.parent !== null && typeof props.parent !== 'string')
       throw invalid('parent must be a node UID or null');
-    if (Object.keys(patch).length === 0 && props.name === undefined && props.parent === undefined) {
+    if (Object.keys(patch).length === 0 && props.parent === undefined) {
       throw new WorkbenchUsageError('EMPTY_PATCH', `no display property given for node ${uid}`);
     }
     const result: PatchResult = { updated: [], failed: [] };
-    if (props.name !== undefined) {
-      await this.t.send({ method: 'PUT', path: propPath(uid, 'name'), json: props.name, call });
+    if (Object.keys(patch).length === 1 && patch.name !== undefined) {
+      await this.t.send({ method: 'PUT', path: propPath(uid, 'name'), json: patch.name, call });
       result.updated.push('name');
-    }
-    if (Object.keys(patch).length > 0) {
+    } else if (Object.keys(patch).length > 0) {
       const r = await this.#patch(uid, patch, call);
       result.updated.push(...r.updated);
       result.failed.push(...r.failed);
@@ -168,6 +133,39 @@ export class Nodes {
       result.updated.push('parent');
     }
     return result;
+  }
+
+  /**
+   * The nodes that carry the property `key` at node scope, e.g. a marker a tool put on the nodes
+   * it made. Asked with one property filter; a server that did not apply the filter (its answer
+   * does not echo it) would answer with every node, so each is then asked for the property.
+   */
+  async carrying(key: string, call?: CallOptions): Promise<NodeInfo[]> {
+    let applied = false;
+    const listed = await this.#pages(
+      '/datastorage/nodes',
+      filterQuery({ properties: { [key]: '*' }, property_scope: 'node' }),
+      call,
+      (meta) => (applied = echoesFilter(meta, key)),
+    );
+    if (applied) return listed;
+    const carrying: NodeInfo[] = [];
+    for (const n of listed) {
+      const names = await this.t
+        .send({
+          method: 'GET',
+          path: propPath(n.uid),
+          query: [
+            ['property_scope', 'node'],
+            ['content', 'false'],
+          ],
+          call,
+        })
+        .then((reply) => Fields.of(reply, parseEnvelope(reply).data, 'data').rec.properties);
+      const has = Array.isArray(names) ? names.includes(key) : isRec(names) && key in names;
+      if (has) carrying.push(n);
+    }
+    return carrying;
   }
 
   /** Hides every node (there is no endpoint for it: one PATCH per node). Returns the UIDs hidden. */
@@ -228,7 +226,12 @@ export class Nodes {
       .then((r) => patchResult(r, Object.keys(values)));
   }
 
-  async #pages(path: string, query: Array<[string, QueryValue]>, call: CallOptions | undefined): Promise<NodeInfo[]> {
+  async #pages(
+    path: string,
+    query: Array<[string, QueryValue]>,
+    call: CallOptions | undefined,
+    onMeta?: (meta: Record<string, unknown>) => void,
+  ): Promise<NodeInfo[]> {
     const out: NodeInfo[] = [];
     for (let offset = 0, page = 0; ; page++) {
       const reply = await this.t.send({
@@ -238,6 +241,7 @@ export class Nodes {
         call,
       });
       const { data, meta } = parseEnvelope(reply);
+      if (page === 0) onMeta?.(meta);
       if (!Array.isArray(data)) throw Fields.of(reply, {}, 'data').fail('a node listing should be an array');
       for (const item of data) out.push(node(Fields.of(reply, item, 'data[]')));
       offset += data.length;
@@ -274,6 +278,13 @@ function filterQuery(f: NodeFilter): Array<[string, QueryValue]> {
 /** Filters compare against the property's JSON text: booleans as true/false, numbers in plain form. */
 function filterText(v: string | number | boolean): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** Whether a listing's meta says the server applied the property filter on `key`. */
+function echoesFilter(meta: Record<string, unknown>, key: string): boolean {
+  const filters = meta.filters;
+  if (!isRec(filters) || !Array.isArray(filters.property_filters)) return false;
+  return filters.property_filters.some((f) => isRec(f) && f.key === key);
 }
 
 function invalid(message: string): WorkbenchUsageError {

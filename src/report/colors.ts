@@ -1,4 +1,4 @@
-import type { Status } from '../result/result.js';
+import type { RunStatus } from '../result/result.js';
 
 /**
  * Terminal colours. Whether to colour is decided here for every output of wbplay (reporters,
@@ -55,7 +55,7 @@ export function createPalette(enabled: boolean): Palette {
 }
 
 /** The status word coloured by its meaning. */
-export function paintStatus(palette: Palette, status: Status, text: string = status): string {
+export function paintStatus(palette: Palette, status: RunStatus, text: string = status): string {
   switch (status) {
     case 'passed':
       return palette.green(text);
@@ -63,6 +63,7 @@ export function paintStatus(palette: Palette, status: Status, text: string = sta
     case 'error':
       return palette.red(text);
     case 'skipped':
+    case 'interrupted':
       return palette.yellow(text);
   }
 }

@@ -17,7 +17,7 @@ header.top { background: #24292f; color: #fff; padding: 18px 28px 20px; }
 .brand { font-size: 18px; font-weight: 600; letter-spacing: .2px; }
 .verdict { font-weight: 700; padding: 3px 12px; border-radius: 999px; font-size: 13px; letter-spacing: .6px; }
 .verdict.passed { background: var(--passed); } .verdict.failed { background: var(--failed); }
-.verdict.error { background: var(--error); } .verdict.skipped { background: var(--skipped); }
+.verdict.error { background: var(--error); } .verdict.skipped, .verdict.interrupted { background: var(--skipped); }
 .top .meta { color: #c9d1d9; font-size: 13px; margin-top: 6px; }
 .tiles { display: flex; gap: 10px; margin-top: 16px; flex-wrap: wrap; }
 .tile { background: rgba(255,255,255,.08); border: 1px solid rgba(255,255,255,.16); color: #fff; border-radius: 8px; padding: 8px 14px; min-width: 92px; cursor: pointer; text-align: left; font: inherit; }

@@ -6,11 +6,11 @@ import {
   formatError,
   formatImage,
   formatSpan,
-  formatSummary,
   printable,
   problemLines,
   stepLabel,
   unusedGoldensLine,
+  verdictLine,
 } from './report-text.js';
 
 export interface LineReporterOptions {
@@ -102,8 +102,7 @@ export class LineReporter implements Reporter {
     const unused = unusedGoldensLine(result);
     if (unused) this.write(`${this.palette.cyan('notice')}: ${printable(unused)}`);
     this.write('');
-    const verdict = paintStatus(this.palette, result.status, result.status.toUpperCase());
-    this.write(`${verdict} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`);
+    this.write(verdictLine(this.palette, result));
   }
 
   private prefix(c: CaseInfo, step: StepInfo): string {

@@ -90,7 +90,8 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
     version: RESULT_VERSION,
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
-    status: runStatus(cases.summaries),
+    // A shard that was stopped leaves the whole run incomplete.
+    status: shards.some((s) => s.result.status === 'interrupted') ? 'interrupted' : runStatus(cases.summaries),
     provenance,
     cases,
     summary: summarize(cases.summaries),

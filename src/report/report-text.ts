@@ -1,3 +1,4 @@
+import { paintStatus, type Palette } from './colors.js';
 import type {
   CaseResult,
   ErrorInfo,
@@ -131,4 +132,14 @@ export function printable(text: string): string {
     /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+}
+
+/**
+ * The last line of a run: `PASSED 24 cases: … in 3.1 s`, or `INTERRUPTED by SIGTERM 24 cases: …`
+ * when a signal stopped it (its skipped cases are the ones it did not reach).
+ */
+export function verdictLine(palette: Palette, result: RunResult): string {
+  const verdict = paintStatus(palette, result.status, result.status.toUpperCase());
+  const by = result.status === 'interrupted' && result.signal ? ` by ${result.signal}` : '';
+  return `${verdict}${by} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`;
 }

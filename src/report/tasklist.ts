@@ -18,12 +18,12 @@ import {
   formatDuration,
   formatError,
   formatSpan,
-  formatSummary,
   printable,
   problemLines,
   stepLabel,
   stepProblem,
   unusedGoldensLine,
+  verdictLine,
 } from './report-text.js';
 
 export interface TaskListOptions {
@@ -221,9 +221,7 @@ export class TaskListReporter implements Reporter {
       for (const line of problems) out(`  ${printable(line)}`);
     }
     out('');
-    out(
-      `${paintStatus(this.palette, result.status, result.status.toUpperCase())} ${formatSummary(result.summary)} in ${formatDuration(result.durationMs)}`,
-    );
+    out(verdictLine(this.palette, result));
   }
 
   private caseTask(info: CaseInfo): ListrTask {

@@ -116,6 +116,8 @@ export class CasesInFile extends ReadableCases {
     readonly summaries: readonly CaseSummary[],
     private readonly spans: readonly CaseSpan[],
     private readonly handle: FileHandle,
+    /** The JSON texts of cases the file could not take (a full disk), kept here instead. */
+    private readonly held: ReadonlyMap<number, string> = new Map(),
   ) {
     super();
     closeWhenDropped.register(this, handle);
@@ -125,6 +127,8 @@ export class CasesInFile extends ReadableCases {
     const texts = new SpanReader(this.handle, this.file);
     return Promise.resolve({
       read: async (position) => {
+        const kept = this.held.get(position);
+        if (kept !== undefined) return JSON.parse(kept) as CaseResult;
         const span = this.spans[position];
         if (!span) throw new RangeError(`no case at position ${position} of ${this.file}`);
         return JSON.parse(await texts.read(span)) as CaseResult;

@@ -10,6 +10,9 @@ export const RESULT_VERSION = 1;
 
 export type Status = 'passed' | 'failed' | 'error' | 'skipped';
 
+/** A run's status: its cases' (see `runStatus`), or `interrupted` when a signal stopped it. */
+export type RunStatus = Status | 'interrupted';
+
 export interface SourceSpan {
   file: string;
   line: number;
@@ -133,9 +136,17 @@ export interface RunHead {
   version: typeof RESULT_VERSION;
   startedAt: string;
   durationMs: number;
-  status: Status;
+  status: RunStatus;
+  /** The signal that stopped an interrupted run (`SIGINT`, `SIGTERM`). */
+  signal?: string;
   provenance: Provenance;
   summary: Summary;
+  /**
+   * Files of the run's record that could not be written (a trace, the resume journal, the
+   * case spool), with the operating system's message. Outputs of steps are not here: a step
+   * whose file was not written has failed with that message.
+   */
+  unwritten?: Array<{ path: string; message: string }>;
   /** Figures of the whole run (a cohort's contact sheet), relative to the output folder where possible. */
   figures?: Artefact[];
   /** After a full run: golden images in the checks' folders that no check used (absolute paths). */

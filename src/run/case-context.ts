@@ -1,9 +1,11 @@
-import { writeFileAtomic } from '../files/atomic-write.js';
+import { dirname } from 'node:path';
+import { syncFolders, writeFileAtomic } from '../files/atomic-write.js';
 import type { FigureProvenance } from '../files/provenance.js';
 import type { StepRunContext } from '../steps/run-context.js';
 import type { NodeRef } from '../steps/step-definition.js';
 import type { FileHasher } from '../files/file-hash.js';
-import { artefactAt, type Artefact } from '../result/result.js';
+import { artefactAt, type Artefact, type ErrorInfo } from '../result/result.js';
+import { classify } from './classify.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 export interface CaseSetup {
@@ -43,7 +45,10 @@ export class CaseState {
   /** Output path → SHA-256 of what was written. */
   readonly outputs = new Map<string, string>();
   private readonly byMarker = new Map<string, string>();
-  private readonly writes: Array<Promise<{ step: number; error: Error } | undefined>> = [];
+  /** Each step's output writes, by step index: each settles to its failure, if it failed. */
+  private readonly writes = new Map<number, Array<Promise<ErrorInfo | undefined>>>();
+  /** Folders the case wrote into, flushed once at its end so its renames survive a power loss. */
+  private readonly folders = new Set<string>();
 
   constructor(private readonly setup: CaseSetup) {}
 
@@ -68,29 +73,42 @@ export class CaseState {
   }
 
   /**
-   * Starts writing an output and returns at once: the write overlaps the next steps' workbench
-   * calls. `settle` waits for every write before the case counts as done.
+   * Starts writing an output and returns at once: the write (flushed to disk before its rename)
+   * overlaps the next steps' workbench calls. The step counts as passed only once `written`
+   * says its files are on disk.
    */
   write(path: string, bytes: Uint8Array, kind: Artefact['kind'], step: number): Artefact {
     const done = (async () => {
-      // Not flushed one by one: the journal hashes every output, so a file a power loss
-      // emptied is found and its study runs again. (writeFileAtomic makes the folders.)
-      await writeFileAtomic(path, bytes, { durable: false });
+      await writeFileAtomic(path, bytes);
       this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
     })();
-    this.writes.push(
+    this.folders.add(dirname(path));
+    const mine = this.writes.get(step) ?? [];
+    mine.push(
       done.then(
         () => undefined,
-        (err: unknown) => ({ step, error: err instanceof Error ? err : new Error(String(err)) }),
+        (err: unknown) => classify(err).info,
       ),
     );
+    this.writes.set(step, mine);
     return this.artefact(path, kind);
   }
 
-  /** Waits for every output write; says which steps' files could not be written. */
-  async settle(): Promise<Array<{ step: number; error: Error }>> {
-    const results = await Promise.all(this.writes.splice(0));
-    return results.filter((r): r is { step: number; error: Error } => r !== undefined);
+  /** Once every file of `step` is written: why one was not, or undefined when all are on disk. */
+  async written(step: number): Promise<ErrorInfo | undefined> {
+    const mine = this.writes.get(step);
+    if (!mine) return undefined;
+    this.writes.delete(step);
+    return (await Promise.all(mine)).find((failure) => failure !== undefined);
+  }
+
+  /**
+   * After the last step's files are written: the folders they went into are flushed together,
+   * so every file the journal will name is on disk under its name.
+   */
+  async flush(): Promise<void> {
+    await Promise.all([...this.writes.values()].flat());
+    await syncFolders(this.folders);
   }
 
   artefact(path: string, kind: Artefact['kind']): Artefact {

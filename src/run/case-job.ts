@@ -6,7 +6,7 @@ import { CaseState } from './case-context.js';
 import { clearLeftovers } from './clean-up.js';
 import { runCase, type RunnableStep } from './case-runner.js';
 import { classify } from './classify.js';
-import { caseStatus, type CaseResult } from '../result/result.js';
+import type { CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 import { CaseTrace } from './trace.js';
 import { notRun, type RunItem } from './run-item.js';
@@ -50,18 +50,23 @@ async function runOnSlot(
     slot.retired = `its scene could not be cleared of ${failed.owner} (${failed.error.code}: ${failed.error.message})`;
     return finished(notRun(item, `workbench ${slot.label} could not be cleared of ${failed.owner}`, failed.error));
   }
-  const { result, state } = await runSteps(run, item, slot, artefactDir, trace);
+  const { result, state, settled } = await runSteps(run, item, slot, artefactDir, trace);
   const tracePath = join(artefactDir, 'trace.jsonl');
   if (trace) result.trace = relative(run.outputDir, tracePath);
+  // Behind the next case's exchanges: the last files land, their folders are flushed together,
+  // and only then is the study journalled as done, so a journal line never names a file that
+  // a power loss could take back.
   const done = (async () => {
-    if (trace)
-      await trace
-        .write(tracePath)
-        .catch((err: unknown) =>
-          run.notice(`the HTTP trace of ${item.info.name} could not be written: ${(err as Error).message}`),
-        );
-    await settleOutputs(result, state);
-    await run.resume.record(item, inputHash, result, state.outputs, run.notice);
+    await settled;
+    const flushed = await state.flush().then(
+      () => true,
+      (err: unknown) => {
+        run.lost(artefactDir, err);
+        return false;
+      },
+    );
+    if (trace) await trace.write(tracePath).catch((err: unknown) => run.lost(tracePath, err));
+    if (flushed) await run.resume.record(item, inputHash, result, state.outputs, run);
   })();
   return { result, done };
 }
@@ -86,7 +91,7 @@ async function runSteps(
   slot: WorkbenchSlot,
   artefactDir: string,
   trace: CaseTrace | undefined,
-): Promise<{ result: CaseResult; state: CaseState }> {
+): Promise<{ result: CaseResult; state: CaseState; settled: Promise<void> }> {
   const { plan } = item;
   const inputs = run.resume.inputFiles(item);
   const state = new CaseState({
@@ -123,35 +128,21 @@ async function runSteps(
       run: (ctx) => definition.run(s.args, ctx),
     };
   });
-  const result = await runCase(item.info, steps, {
+  const { result, settled } = await runCase(item.info, steps, {
     policy: run.retry,
     classify,
     context: (step, attempt, signal, notice) => {
       trace?.at(step.index, attempt);
       return state.context(step, attempt, signal, notice);
     },
+    written: (step) => state.written(step),
     reporter: run.reporter,
     timeoutMs: run.timeoutMs,
     signal: run.signal,
     workbench: slot.label,
   });
   if (state.created.length > 0) slot.leftovers = { owner: item.info.name, uids: [...state.created] };
-  return { result, state };
-}
-
-/** Waits for a case's output writes; a file that could not be written fails the step that made it, and so the case. */
-async function settleOutputs(result: CaseResult, state: CaseState): Promise<void> {
-  for (const { step, error } of await state.settle()) {
-    const failed = result.steps.find((s) => s.index === step);
-    if (!failed) continue;
-    failed.status = 'error';
-    failed.error = {
-      code: 'OUTPUT_NOT_WRITTEN',
-      message: `could not write an output: ${error.message}`,
-      hint: 'check that the output folder is writable and the disk is not full',
-    };
-    result.status = caseStatus(result.steps);
-  }
+  return { result, state, settled };
 }
 
 /** A case id as a folder name: no separators, nothing hidden. */

@@ -25,6 +25,11 @@ export interface CaseRunOptions {
   classify(err: unknown): Classified;
   /** Builds the context of one attempt of one step; `notice` adds a line to the step's result. */
   context(step: RunnableStep, attempt: number, signal: AbortSignal, notice: (message: string) => void): StepRunContext;
+  /**
+   * Once the files a step wrote in the background are on disk: why one is not (the step then
+   * errs with that), or undefined. Without it a step's files count as written when it ends.
+   */
+  written?(step: number): Promise<ErrorInfo | undefined>;
   reporter: Reporter;
   timeoutMs: number;
   /** Aborted by Ctrl-C: the current step is aborted, the rest skipped. */
@@ -33,37 +38,62 @@ export interface CaseRunOptions {
 }
 
 /**
+ * A case whose steps have run. Its result is final, and every step's end reported, once
+ * `settled` resolves: a step whose files were still being written is reported then, as passed
+ * only if they are on disk. The workbench is free for the next case before that.
+ */
+export interface CaseRun {
+  result: CaseResult;
+  settled: Promise<void>;
+}
+
+const INTERRUPTED = 'the run was interrupted';
+
+/**
  * Runs the steps of one case in order (the caller reports the case's end: it may run again
  * elsewhere when its workbench died). A step that fails or errs ends the case: the steps
  * after it are skipped with the reason; a soft check that fails is recorded and the case goes
- * on. Every attempt is recorded.
+ * on. A step whose file could not be written errs when that is known, and the steps not yet
+ * started are skipped. Every attempt is recorded. A case cut short by a signal is skipped.
  */
 export async function runCase(
   info: CaseInfo,
   steps: readonly RunnableStep[],
   options: CaseRunOptions,
-): Promise<CaseResult> {
+): Promise<CaseRun> {
   const started = performance.now();
   const results: StepResult[] = [];
   let stopReason: string | undefined;
+  const events = new StepEvents(options.reporter, info);
   const signals = new AttemptSignals(options.signal);
 
   try {
     for (const step of steps) {
-      if (stopReason === undefined && options.signal.aborted) stopReason = 'the run was interrupted';
+      if (stopReason === undefined && options.signal.aborted) stopReason = INTERRUPTED;
+      stopReason ??= events.writeFailure;
       if (stopReason !== undefined) {
         const skipped = stepResultOf(step, 'skipped');
         skipped.skippedReason = stopReason;
         results.push(skipped);
-        options.reporter.onStepEnd?.(info, skipped);
+        events.end(skipped);
         continue;
       }
-      options.reporter.onStepStart?.(info, step);
-      const result = await runStep(info, step, options, signals);
+      events.start(step);
+      const result = await runStep(info, step, options, signals, events);
+      if (result.status === 'error' && options.signal.aborted) {
+        // Stopped, not broken: the step did not finish, and nothing is wrong with the study.
+        result.status = 'skipped';
+        result.skippedReason = 'the run was interrupted during this step';
+        delete result.error;
+        stopReason = INTERRUPTED;
+      }
       results.push(result);
-      options.reporter.onStepEnd?.(info, result);
-      if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
-      else if ((result.status === 'failed' && !step.soft) || result.status === 'error') {
+      events.end(
+        result,
+        result.status === 'passed' || result.status === 'failed' ? options.written?.(step.index) : undefined,
+      );
+      if (stopReason !== undefined) continue;
+      if ((result.status === 'failed' && !step.soft) || result.status === 'error') {
         stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;
       }
     }
@@ -81,7 +111,58 @@ export async function runCase(
     ...(options.workbench ? { workbench: options.workbench } : {}),
     steps: results,
   };
-  return result;
+  const settled = events.done.then(() => {
+    // A case cut short by a signal did not pass, whatever its first steps did.
+    result.status = stopReason === INTERRUPTED ? 'skipped' : caseStatus(results);
+  });
+  return { result, settled };
+}
+
+/**
+ * The reporter's view of one case's steps, in order. A step's end waits for its files; what
+ * comes after it waits too, so a reporter never sees a later step before an earlier one ends.
+ */
+class StepEvents {
+  private chain: Promise<void> = Promise.resolve();
+  /** Set once a step's file turned out not to be written: why the steps not yet started are skipped. */
+  writeFailure: string | undefined;
+
+  constructor(
+    private readonly reporter: Reporter,
+    private readonly info: CaseInfo,
+  ) {}
+
+  get done(): Promise<void> {
+    return this.chain;
+  }
+
+  start(step: StepInfo): void {
+    this.then(() => this.reporter.onStepStart?.(this.info, step));
+  }
+
+  retry(step: StepInfo, attempt: Attempt, delayMs: number): void {
+    this.then(() => this.reporter.onStepRetry?.(this.info, step, attempt, delayMs));
+  }
+
+  end(result: StepResult, written?: Promise<ErrorInfo | undefined>): void {
+    this.then(async () => {
+      const failure = written && (await written);
+      if (failure) {
+        result.status = 'error';
+        result.error = failure;
+        this.writeFailure ??= `step ${result.index} (${result.kind}, line ${result.span.line}) could not write its output`;
+      }
+      this.reporter.onStepEnd?.(this.info, result);
+    });
+  }
+
+  private then(event: () => unknown): void {
+    // A reporter that throws is the fan-out's to isolate; here it must not stop the events after it.
+    this.chain = this.chain.then(event).then(
+      () => undefined,
+      () => undefined,
+    );
+  }
 }
 
 async function runStep(
@@ -89,6 +170,7 @@ async function runStep(
   step: RunnableStep,
   options: CaseRunOptions,
   signals: AttemptSignals,
+  events: StepEvents,
 ): Promise<StepResult> {
   const result = stepResultOf(step, 'passed');
   const started = performance.now();
@@ -112,7 +194,7 @@ async function runStep(
             error,
           };
           result.attempts.push(attempt);
-          options.reporter.onStepRetry?.(info, step, attempt, delayMs);
+          events.retry(step, attempt, delayMs);
         },
       },
       (n) => {

@@ -1,5 +1,6 @@
 import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileWriteError, injectedFault } from '../files/atomic-write.js';
 import { CasesInFile, summaryOf, type CaseList, type CaseSpan, type CaseSummary } from '../result/case-list.js';
 import type { CaseResult } from '../result/result.js';
 
@@ -19,7 +20,9 @@ export class CaseSpool {
   private size = 0;
   /** Writes go one after another, so a slow disk holds back buffers, not the order of lines. */
   private tail: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  /** Why the file stopped taking cases; from then on they are held in memory instead. */
+  failure: Error | undefined;
+  private readonly held = new Map<number, string>();
 
   private constructor(
     readonly file: string,
@@ -39,17 +42,27 @@ export class CaseSpool {
 
   /** Takes the result of the case at `position` (in case order); the result is not kept. */
   add(position: number, result: CaseResult): void {
-    const bytes = Buffer.from(`${JSON.stringify(result)}\n`, 'utf8');
+    const text = JSON.stringify(result);
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
     const offset = this.size;
     this.size += bytes.length;
     this.summaries[position] = summaryOf(result);
     this.spans[position] = { offset, length: bytes.length - 1 };
     this.tail = this.tail.then(async () => {
-      if (this.failure) return;
+      if (this.failure) {
+        this.held.set(position, text);
+        return;
+      }
       try {
-        await this.handle.write(bytes, 0, bytes.length, offset);
+        injectedFault(this.file);
+        const { bytesWritten } = await this.handle.write(bytes, 0, bytes.length, offset);
+        // A full disk may take part of a line and say nothing: that is a failure too.
+        if (bytesWritten !== bytes.length)
+          throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
       } catch (err) {
-        this.failure = err as Error;
+        // A full disk must not lose the results of the cases that ran: they stay in memory.
+        this.failure = FileWriteError.of(this.file, err);
+        this.held.set(position, text);
       }
     });
   }
@@ -58,15 +71,11 @@ export class CaseSpool {
   async finish(): Promise<CaseList> {
     await this.tail;
     const missing = this.spans.findIndex((s) => s === undefined);
-    if (this.failure || missing >= 0) {
+    if (missing >= 0) {
       await this.discard();
-      throw new Error(
-        this.failure
-          ? `the case results could not be written to ${this.file}: ${this.failure.message}`
-          : `case ${missing + 1} of the run has no result`,
-      );
+      throw new Error(`case ${missing + 1} of the run has no result`);
     }
-    const cases = new CasesInFile(this.file, this.summaries, this.spans, this.handle);
+    const cases = new CasesInFile(this.file, this.summaries, this.spans, this.handle, this.held);
     // Where a file cannot be removed while open, it stays until the next run replaces it.
     await unlink(this.file).catch(() => undefined);
     return cases;

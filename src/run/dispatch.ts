@@ -51,11 +51,16 @@ export async function runCases(run: RunContext, spool: CaseSpool): Promise<void>
         );
       },
       onResult: (_item, { result, done: written }, index) => {
-        if ((result.status === 'failed' || result.status === 'error') && ++failures >= run.maxFailures) stopped = true;
         done[index] = true;
+        const bad = (): boolean => result.status === 'failed' || result.status === 'error';
+        // Counted at once, so the next case does not start past the limit; a file that turns
+        // out not to be written may fail the case later, and counts then.
+        const counted = bad();
+        if (counted && ++failures >= run.maxFailures) stopped = true;
         settle(
           ended,
           written.then(() => {
+            if (!counted && bad() && ++failures >= run.maxFailures) stopped = true;
             spool.add(index, result);
             run.reporter.onCaseEnd?.(result);
           }),

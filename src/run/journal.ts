@@ -1,6 +1,6 @@
 import { appendFile, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { inFolder, writeChunksAtomic } from '../files/atomic-write.js';
+import { FileWriteError, inFolder, injectedFault, writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
 import { SpanReader, type TextSpan } from '../files/text-span.js';
 
@@ -111,7 +111,14 @@ export class Journal {
     // Appends are chained so two workers' lines never interleave. Not flushed to disk each
     // time: a killed process loses nothing, and after a power loss a journal that went back in
     // time only makes finished studies run again.
-    const next = this.appending.then(() => inFolder(dirname(this.path), () => appendFile(this.path, line)));
+    const next = this.appending.then(() =>
+      inFolder(dirname(this.path), async () => {
+        injectedFault(this.path);
+        await appendFile(this.path, line);
+      }).catch((err: unknown) => {
+        throw FileWriteError.of(this.path, err);
+      }),
+    );
     this.appending = next.catch(() => undefined);
     return next;
   }

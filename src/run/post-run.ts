@@ -1,3 +1,4 @@
+import { FileWriteError } from '../files/atomic-write.js';
 import { postRunStages } from '../steps/post-run/stages.js';
 import type { CaseSummary } from '../result/case-list.js';
 import type { Artefact } from '../result/result.js';
@@ -6,7 +7,8 @@ import type { RunContext } from './run-context.js';
 /**
  * Runs the post-run stages each plan asks for (its contact sheet, ...) once every case of the
  * run has ended, over the plan's cases of this run: a shard makes its figures of its own
- * cases. A stage that fails is a notice, never a lost run.
+ * cases. A stage that fails is a notice, never a lost run; one whose file could not be written
+ * is also among the run's unwritten files.
  */
 export async function runPostRunStages(run: RunContext, cases: readonly CaseSummary[]): Promise<Artefact[]> {
   const figures: Artefact[] = [];
@@ -25,7 +27,9 @@ export async function runPostRunStages(run: RunContext, cases: readonly CaseSumm
           })),
         );
       } catch (err) {
-        run.notice(`the ${stage.key} of ${plan.name} could not be made: ${(err as Error).message}`);
+        // A figure that was made but not written is a lost file of the run; anything else a notice.
+        if (err instanceof FileWriteError) run.lost(err.path, err);
+        else run.notice(`the ${stage.key} of ${plan.name} could not be made: ${(err as Error).message}`);
       }
     }
   }

@@ -5,6 +5,11 @@ import { Journal } from './journal.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunItem } from './run-item.js';
 
+/** Where the journal's own write failures go: the run's record of what it could not write. */
+export interface RunRecord {
+  lost(path: string, error: unknown): void;
+}
+
 /**
  * What the output folder's journal says about the cohort studies of a run: a study whose
  * inputs and outputs are unchanged since it last passed is not run again. The hashes of a
@@ -71,10 +76,10 @@ export class Resume {
     inputHash: string,
     result: CaseResult,
     outputs: ReadonlyMap<string, string>,
-    notice: (message: string) => void,
+    record: RunRecord,
   ): Promise<void> {
     try {
-      await this.write(item, inputHash, result, outputs, notice);
+      await this.write(item, inputHash, result, outputs, record);
     } finally {
       // What the case's record needed is written: its hashes need not stay for the rest of the run.
       this.inputs.delete(item);
@@ -87,7 +92,7 @@ export class Resume {
     inputHash: string,
     result: CaseResult,
     outputs: ReadonlyMap<string, string>,
-    notice: (message: string) => void,
+    record: RunRecord,
   ): Promise<void> {
     if (!this.journal || !item.resumable || result.status !== 'passed') return;
     try {
@@ -98,8 +103,11 @@ export class Resume {
         files,
       );
     } catch (err) {
-      notice(
-        `${item.info.name} passed but could not be recorded in ${this.journal.path} (${(err as Error).message}); it runs again next time`,
+      record.lost(
+        this.journal.path,
+        new Error(
+          `${item.info.name} passed but could not be recorded (${(err as Error).message}); it runs again next time`,
+        ),
       );
     }
   }

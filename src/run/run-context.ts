@@ -76,8 +76,18 @@ export class RunContext {
     this.signal = options.signal ?? new AbortController().signal;
   }
 
+  /** Files of the run's record that could not be written; the result lists them. */
+  readonly unwritten: Array<{ path: string; message: string }> = [];
+
   /** A line for the reports about the run, not about one step. */
   readonly notice = (message: string): void => {
     this.reporter.onNotice?.(message);
+  };
+
+  /** A file of the run's record (a trace, the journal, the case spool) that could not be written. */
+  readonly lost = (path: string, error: unknown): void => {
+    const message = error instanceof Error ? error.message : String(error);
+    this.unwritten.push({ path, message });
+    this.notice(message.includes(path) ? message : `could not write ${path}: ${message}`);
   };
 }

@@ -46,6 +46,8 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     });
     await runCases(run, spool);
     const cases = await spool.finish();
+    // Nothing is lost with it (the cases were kept in memory), but the reports may fare no better.
+    if (spool.failure) run.notice(`${spool.failure.message}; the case results were kept in memory instead`);
     spool = undefined;
     await resume.compact(run.notice);
     const figures = await runPostRunStages(run, cases.summaries);
@@ -54,12 +56,14 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       version: RESULT_VERSION,
       startedAt,
       durationMs: Math.round(performance.now() - started),
-      status: runStatus(cases.summaries),
+      status: run.signal.aborted ? 'interrupted' : runStatus(cases.summaries),
+      ...(run.signal.aborted ? signalOf(run.signal) : {}),
       provenance: provenanceOf(run.plans, slots),
       cases,
       summary: summarize(cases.summaries),
       ...(figures.length > 0 ? { figures } : {}),
       ...(unused.length > 0 ? { unusedGoldens: unused } : {}),
+      ...(run.unwritten.length > 0 ? { unwritten: run.unwritten } : {}),
     };
     await run.reporter.onRunEnd?.(result);
     return result;
@@ -85,4 +89,10 @@ function provenanceOf(plans: readonly Plan[], slots: readonly WorkbenchSlot[]): 
       : {}),
     wbplay: VERSION,
   };
+}
+
+/** The signal named by the reason a run was aborted with, when the CLI gave one. */
+function signalOf(signal: AbortSignal): { signal?: string } {
+  const name = (signal.reason as { signal?: unknown } | undefined)?.signal;
+  return typeof name === 'string' ? { signal: name } : {};
 }

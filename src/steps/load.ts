@@ -1,7 +1,8 @@
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { splitFileName } from '../client/upload.js';
+import { displayPatch } from '../client/display.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
-import type { StepRunContext } from './run-context.js';
+import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -82,28 +83,38 @@ export const load: StepDefinition<'load', LoadArgs> = {
   },
   async run(a, ctx) {
     const parent = a.parent ? await ctx.resolveNode(a.parent) : undefined;
-    let uid = ctx.attempt > 1 ? await findEarlier(ctx) : undefined;
+    const name = a.name ?? splitFileName(a.file).stem;
+    const properties = {
+      [MARKER_PROPERTY]: ctx.marker,
+      ...displayPatch(dropUndefined({ visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer })),
+    };
+    const earlier = ctx.attempt > 1 ? await findEarlier(ctx) : undefined;
+    let uid = earlier?.uid;
+    let refused: string[] = [];
+    if (earlier?.bare) {
+      // Its bytes arrived but not its properties: they are set now.
+      const patched = await ctx.client.properties.patch(earlier.uid, { name, ...properties }, { signal: ctx.signal });
+      refused = patched.failed.map((f) => f.property);
+    }
     if (uid === undefined) {
+      // Name, marker and display in the request that makes the node: one exchange when the
+      // workbench reads the file itself, two when the bytes travel (their properties follow).
       const created = await ctx.client.nodes.create({
         file: a.file,
-        // Created under the step's marker and renamed below: see StepRunContext.marker.
-        name: ctx.marker,
+        name,
+        provisionalName: ctx.marker,
+        properties,
         ...(parent !== undefined ? { parent } : {}),
         ...(a.transfer !== 'auto' ? { transfer: a.transfer } : {}),
         ...(a.format !== undefined ? { format: a.format } : {}),
         signal: ctx.signal,
       });
       uid = created.node.uid;
+      refused = created.failed_properties;
     }
+    // Bound first: a node whose display was refused is still this case's to remove.
     ctx.bindNode(a.as, uid);
-    const display = dropUndefined({
-      name: a.name ?? splitFileName(a.file).stem,
-      visible: a.visible,
-      opacity: a.opacity,
-      color: a.color,
-      layer: a.layer,
-    });
-    requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
+    requireApplied({ updated: [], failed: refused.map((property) => ({ property, error: 'refused' })) }, uid);
     return {
       status: 'passed',
       resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
@@ -117,16 +128,31 @@ export const load: StepDefinition<'load', LoadArgs> = {
 
 /**
  * The node an earlier attempt of this step made, if it made one: known when its answer
- * arrived, else found by the marker name when the answer was lost on the way back.
+ * arrived, else found by the step's marker when the answer was lost on the way back.
  */
-async function findEarlier(ctx: StepRunContext): Promise<string | undefined> {
+async function findEarlier(ctx: StepRunContext): Promise<{ uid: string; bare: boolean } | undefined> {
   const known = ctx.earlierNode();
-  if (known !== undefined) return known;
-  const nodes = await ctx.client.nodes.list({ hierarchy: 'all' }, { signal: ctx.signal });
-  const found = nodes.find((n) => n.name === ctx.marker);
-  if (found)
-    ctx.notice(
-      `the answer to an earlier attempt was lost but its node was created (${found.uid}); using that node instead of loading again`,
+  if (known !== undefined) return { uid: known, bare: false };
+  const call = { signal: ctx.signal };
+  // Bytes that arrived before their properties could follow: the node has the marker as its name.
+  const named = (await ctx.client.nodes.list({}, call)).find((n) => n.name === ctx.marker);
+  let found = named?.uid;
+  if (found === undefined) {
+    // A server that ignores the filter answers with every node: each candidate is checked.
+    const candidates = await ctx.client.nodes.list(
+      { properties: { [MARKER_PROPERTY]: ctx.marker }, property_scope: 'node' },
+      call,
     );
-  return found?.uid;
+    for (const n of candidates) {
+      const value = await ctx.client.properties
+        .get(n.uid, MARKER_PROPERTY, { scope: 'node', ...call })
+        .catch(() => undefined);
+      if (value === ctx.marker) found = n.uid;
+    }
+  }
+  if (found === undefined) return undefined;
+  ctx.notice(
+    `the answer to an earlier attempt was lost but its node was created (${found}); using that node instead of loading again`,
+  );
+  return { uid: found, bare: named !== undefined };
 }

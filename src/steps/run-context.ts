@@ -28,8 +28,10 @@ export interface StepRunContext {
   /** Records a node this case created, under its alias when it has one; the case removes it afterwards. */
   bindNode(alias: string | undefined, uid: string): void;
   /**
-   * A name unique to this run, case and step. A node is created under it and renamed after, so
-   * an attempt whose answer was lost can find the node it made instead of making a second one.
+   * A text unique to this run, case and step (`wbplay-<run>-<case>-<step>`). Every node wbplay
+   * creates carries it as the node property `wbplay.marker` (MARKER_PROPERTY), so an attempt
+   * whose answer was lost finds the node it made instead of making a second one, and a later
+   * run tells wbplay's nodes from a person's.
    */
   readonly marker: string;
   /** The UID of the node an earlier attempt of this step created and got the answer for. */
@@ -63,5 +65,8 @@ export interface StepOutcome {
   /** Why an assertion failed; assertions are never retried. */
   failure?: ErrorInfo;
 }
+
+/** The node property that marks a node as made by wbplay; its value is the step's `marker`. */
+export const MARKER_PROPERTY = 'wbplay.marker';
 
 export const PASSED: StepOutcome = Object.freeze({ status: 'passed' }) as StepOutcome;

@@ -177,7 +177,7 @@ test('a token never sits in a playbook, and one named by --token-env must be set
   assert.match(unset.stderr, /NOT_SET_HERE is not set/);
 });
 
-test('Ctrl-C stops the run cleanly: the current step ends, reports are written with what ran, exit 130', async () => {
+test('Ctrl-C stops the run cleanly: the current step ends, reports are written with what ran, INTERRUPTED, exit 130', async () => {
   await writeFile(
     join(dir, 'slow.yaml'),
     'version: 1\nsteps:\n  - load: { file: demo/ct.nrrd, as: ct }\n  - wait: { ms: 60000 }\n  - screenshot: { of: app, save: slow-out/app.png }\n',
@@ -199,12 +199,17 @@ test('Ctrl-C stops the run cleanly: the current step ends, reports are written w
   });
   const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
   assert.equal(code, 130);
+  assert.match(stdout, /^INTERRUPTED by SIGINT 1 case: 0 passed, 0 failed, 0 errors, 1 skipped in /m);
   const result = await report(join(dir, 'slow-out'));
+  assert.equal(result.status, 'interrupted');
+  assert.equal(result.signal, 'SIGINT');
+  // Stopped, not broken: the step that was running did not err, and the case did not pass.
+  assert.equal(result.cases[0]?.status, 'skipped');
   assert.deepEqual(
     result.cases[0]?.steps.map((s) => s.status),
-    ['passed', 'error', 'skipped'],
+    ['passed', 'skipped', 'skipped'],
   );
-  assert.equal(result.cases[0]?.steps[1]?.error?.code, 'INTERRUPTED');
+  assert.equal(result.cases[0]?.steps[1]?.skippedReason, 'the run was interrupted during this step');
   assert.equal(result.cases[0]?.steps[2]?.skippedReason, 'the run was interrupted');
 });
 

@@ -270,23 +270,28 @@ test('reparent and remove (recursive)', async () => {
   assert.equal(srv.last().rawQuery, '');
 });
 
-test('display properties: opacity 1 goes out as 1.0, color as a ColorProperty of floats, name via its property, parent via PATCH', async () => {
+test('display properties: opacity 1 goes out as 1.0, color as a ColorProperty of floats, the name in the same PATCH, parent via PATCH of the node', async () => {
   srv.on(
     'PATCH',
     '/api/v1/datastorage/nodes/n/properties',
-    envelope({ updated: ['visible', 'opacity', 'color'], failed: [] }, { node_uid: 'n' }),
+    envelope({ updated: ['name', 'visible', 'opacity', 'color'], failed: [] }, { node_uid: 'n' }),
   );
-  srv.on('PUT', '/api/v1/datastorage/nodes/n/properties/name', envelope({ name: 'CT' }, { replaced: true }));
   srv.on('PATCH', '/api/v1/datastorage/nodes/n', envelope(node('n')));
   const r = await wb.nodes.setDisplay('n', { name: 'CT', visible: true, opacity: 1, color: [1, 0, 0.5], parent: null });
   assert.deepEqual(r, { updated: ['name', 'visible', 'opacity', 'color', 'parent'], failed: [] });
-  const [name, patch, parent] = srv.requests;
-  assert.equal(name && text(name), '"CT"');
+  const [patch, parent] = srv.requests;
   assert.equal(
     patch && text(patch),
-    '{"visible":true,"opacity":1.0,"color":{"type":"ColorProperty","value":[1.0,0.0,0.5]}}',
+    '{"name":"CT","visible":true,"opacity":1.0,"color":{"type":"ColorProperty","value":[1.0,0.0,0.5]}}',
   );
   assert.equal(parent && text(parent), '{"parent_uid":null}');
+});
+
+test('a name alone goes through its own property route', async () => {
+  srv.on('PUT', '/api/v1/datastorage/nodes/n/properties/name', envelope({ name: 'CT' }, { replaced: true }));
+  assert.deepEqual(await wb.nodes.setDisplay('n', { name: 'CT' }), { updated: ['name'], failed: [] });
+  assert.equal(srv.last().method, 'PUT');
+  assert.equal(text(srv.last()), '"CT"');
 });
 
 test('display properties are checked before sending', async () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCase, type RunnableStep } from '../../src/run/case-runner.js';
 import type { Classified } from '../../src/run/retry.js';
-import type { CaseInfo, StepResult } from '../../src/result/result.js';
+import type { CaseInfo, CaseResult, ErrorInfo, StepResult } from '../../src/result/result.js';
 import type { StepRunContext } from '../../src/steps/run-context.js';
 
 class Transient extends Error {}
@@ -31,17 +31,27 @@ const info: CaseInfo = { id: 'main', name: 'main', playbook: 'p.yaml', steps: []
 async function run(
   steps: RunnableStep[],
   timeoutMs = 1000,
-): Promise<{ result: Awaited<ReturnType<typeof runCase>>; ended: StepResult[] }> {
+  written?: (step: number) => Promise<ErrorInfo | undefined>,
+): Promise<{ result: CaseResult; ended: StepResult[]; events: string[] }> {
   const ended: StepResult[] = [];
-  const result = await runCase(info, steps, {
+  const events: string[] = [];
+  const { result, settled } = await runCase(info, steps, {
     policy: { retries: 2, minDelayMs: 1, maxDelayMs: 2, factor: 2 },
     classify,
     context: (_s, attempt, signal) => ({ attempt, signal }) as unknown as StepRunContext,
-    reporter: { onStepEnd: (_c, r) => ended.push(r) },
+    ...(written ? { written } : {}),
+    reporter: {
+      onStepStart: (_c, s) => events.push(`start ${s.index}`),
+      onStepEnd: (_c, r) => {
+        ended.push(r);
+        events.push(`end ${r.index} ${r.status}`);
+      },
+    },
     timeoutMs,
     signal: new AbortController().signal,
   });
-  return { result, ended };
+  await settled;
+  return { result, ended, events };
 }
 
 test('transient errors are retried and every attempt is recorded', async () => {
@@ -105,4 +115,60 @@ test('a permanent error ends the case as an error; a step past its timeout is ab
   assert.equal(slow.result.status, 'error');
   assert.equal(slow.result.steps[0]!.error?.code, 'STEP_TIMEOUT');
   assert.ok(aborted, 'the step saw its signal abort');
+});
+
+test("a step whose file is still being written is reported once it is on disk, and the next step's events wait behind it", async () => {
+  let land: (failure: ErrorInfo | undefined) => void = () => undefined;
+  const landed = new Promise<ErrorInfo | undefined>((resolve) => (land = resolve));
+  let secondRan = false;
+  const pending = run(
+    [
+      step(1, async () => ({ status: 'passed' })),
+      step(2, async () => {
+        secondRan = true;
+        return { status: 'passed' };
+      }),
+    ],
+    1000,
+    (index) => (index === 1 ? landed : Promise.resolve(undefined)),
+  );
+  // The workbench is not kept waiting: step 2 runs while step 1's file is still on its way.
+  while (!secondRan) await new Promise((r) => setImmediate(r));
+  land(undefined);
+  const { result, events } = await pending;
+  assert.deepEqual(events, ['start 1', 'end 1 passed', 'start 2', 'end 2 passed']);
+  assert.equal(result.status, 'passed');
+});
+
+test('a step whose file could not be written errs with the reason; steps not yet started are skipped; the case errs', async () => {
+  const failure: ErrorInfo = {
+    code: 'OUTPUT_NOT_WRITTEN',
+    message: 'could not write /out/a.png: no space left on device (ENOSPC)',
+  };
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const { result, ended } = await run(
+    [
+      step(1, async () => ({ status: 'passed' })),
+      // Step 2 waits until step 1's write failure is known, as a slow workbench call would.
+      step(2, async () => {
+        await gate;
+        return { status: 'passed' };
+      }),
+      step(3, async () => ({ status: 'passed' })),
+    ],
+    1000,
+    async (index) => {
+      if (index !== 1) return undefined;
+      setImmediate(release);
+      return failure;
+    },
+  );
+  assert.equal(result.status, 'error');
+  assert.deepEqual(
+    ended.map((s) => s.status),
+    ['error', 'passed', 'skipped'],
+  );
+  assert.deepEqual(ended[0]?.error, failure);
+  assert.equal(ended[2]?.skippedReason, 'step 1 (set, line 6) could not write its output');
 });

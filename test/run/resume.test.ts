@@ -235,12 +235,13 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   }
 });
 
-test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report; the next run completes the rest', async () => {
+test('SIGTERM (a pod evicted): the run stops with exit 143, says INTERRUPTED, writes its report; the next run completes the rest', async () => {
   const cohort = await makeCohort(join(dir, 'terminated'), 4, 300);
   const out = join(cohort.dir, 'out');
   const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
   const child = spawnWbplay(args, cohort.dir);
-  child.stdout?.resume();
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr?.resume();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
@@ -256,8 +257,11 @@ test('SIGTERM (a pod evicted, Ctrl-C): the run stops with exit 130 and a report;
     await sleep(10);
   }
   child.kill('SIGTERM');
-  assert.deepEqual(await exited, { code: 130, signal: null });
+  assert.deepEqual(await exited, { code: 143, signal: null });
+  assert.match(stdout, /^INTERRUPTED by SIGTERM \d+ cases: \d+ passed, 0 failed, 0 errors, \d+ skipped/m);
   const stopped = await readReport(out);
+  assert.equal(stopped.status, 'interrupted');
+  assert.equal(stopped.signal, 'SIGTERM');
   assert.equal(
     (await stopped.cases.all()).length,
     cohort.studies.length,

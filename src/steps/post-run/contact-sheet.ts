@@ -1,5 +1,5 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../../files/atomic-write.js';
+import { FileWriteError, writeFileAtomic } from '../../files/atomic-write.js';
 import { closest } from '../../diagnostics/did-you-mean.js';
 import { entry, type YMap, type YNode, type YScalar } from '../../playbook/tree.js';
 import { artefactAt, type Artefact, type SheetRecord } from '../../result/result.js';
@@ -119,6 +119,8 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
       if (figures.length > 1) await writeFileAtomic(indexPath(sheet.save), `${index.join('\n')}\n`);
       return figures;
     } catch (err) {
+      // A sheet the disk refused is a lost file of the run, which the run itself reports.
+      if (err instanceof FileWriteError) throw err;
       ctx.notice(`the contact sheet ${sheet.save} could not be written: ${(err as Error).message}`);
       return [];
     }
