@@ -26,6 +26,7 @@ export interface ConfigSettings {
   timeout?: number;
   request_timeout?: number;
   update_goldens?: 'none' | 'missing' | 'changed' | 'all';
+  foreign_nodes?: 'keep' | 'hide' | 'remove';
   goldens?: string;
   vars?: Record<string, string | number | boolean>;
 }

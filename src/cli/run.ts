@@ -35,6 +35,7 @@ interface RunCliOptions {
   force?: boolean;
   shard?: string;
   project?: string;
+  foreignNodes?: 'keep' | 'hide' | 'remove';
   /** Where the token variable's name came from, for messages. */
   tokenEnvSource?: string;
   /** Where goldens live, from the configuration. */
@@ -56,8 +57,16 @@ Output: reports (report.json, report.html, and junit.xml with --reporter junit) 
 artefacts of failed image assertions go to --out (default wbplay-out/). --out also sets the
 playbook variable \`out\`, so screenshots saved under \${out} land there too.
 
+Output folder: a run holds it (wbplay.lock) while it lasts; a second run into it exits 2.
+
+Workbench scene: on a workbench given by URL, the nodes earlier wbplay runs left (they carry
+the node property wbplay.marker) are removed first; nodes wbplay did not make are hidden for
+the run and shown again at its end (--foreign-nodes).
+
 Exit codes: 0 every case passed (or was up to date), 1 a case failed or erred,
-2 invalid playbook or usage, 130 interrupted (Ctrl-C; reports hold what ran).`;
+2 invalid playbook or usage, or the output folder is in use, 3 a report, trace, journal or
+figure of the run could not be written, 130 interrupted by SIGINT (Ctrl-C), 143 by SIGTERM
+(reports hold what ran).`;
 
 /** `wbplay run`: compile the playbooks, run them against the chosen workbenches, report. */
 export const registerRun: RegisterCommand = (program, setExitCode) => {
@@ -104,6 +113,12 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--max-failures <n>', 'stop starting new cases after n failed cases')
     .option('--quiet', 'no progress output; failures and the summary only')
     .option('--force', 'run cohort studies again even when the resume journal says they are up to date')
+    .addOption(
+      new Option(
+        '--foreign-nodes <mode>',
+        "nodes on a workbench given by URL that wbplay did not make (a person's data): keep them, hide them for the run and show them again at its end, or remove them (default hide); nodes earlier wbplay runs left are always removed",
+      ).choices(['keep', 'hide', 'remove']),
+    )
     .option('--project <name>', 'use the named project of wbplay.config.yaml over its other settings')
     .option(
       '--shard <i/n>',
@@ -263,6 +278,7 @@ async function runLocked(
         ...(opts.goldenTemplate ? { template: opts.goldenTemplate } : {}),
       },
       force: opts.force === true,
+      ...(opts.foreignNodes !== undefined ? { foreignNodes: opts.foreignNodes } : {}),
       ...(shard ? { shard } : {}),
       signal: stop.signal,
     });
@@ -466,7 +482,9 @@ function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
   }
   if (opts.reporter.length === 0 && c.reporters !== undefined) merged.reporter = c.reporters;
   merged.var = [...Object.entries(c.vars ?? {}).map(([k, v]) => `${k}=${String(v)}`), ...opts.var];
-  const fill = <K extends 'workers' | 'out' | 'retries' | 'timeout' | 'requestTimeout' | 'updateGoldens'>(
+  const fill = <
+    K extends 'workers' | 'out' | 'retries' | 'timeout' | 'requestTimeout' | 'updateGoldens' | 'foreignNodes',
+  >(
     key: K,
     value: RunCliOptions[K] | undefined,
   ): void => {
@@ -478,6 +496,7 @@ function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
   fill('timeout', shown(c.timeout));
   fill('requestTimeout', shown(c.request_timeout));
   fill('updateGoldens', c.update_goldens);
+  fill('foreignNodes', c.foreign_nodes);
   if (c.goldens !== undefined)
     merged.goldenTemplate = { pattern: c.goldens, base: dirname(config.file), project: config.project ?? 'default' };
   return merged;

@@ -6,6 +6,7 @@ import type { Reporter } from '../result/reporter.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Resume } from './resume.js';
 import type { RunItem } from './run-item.js';
+import type { ForeignNodeMode } from './scene.js';
 import type { Shard } from './shard.js';
 import type { WorkbenchSlot, WorkbenchSource } from './workbenches.js';
 
@@ -33,6 +34,8 @@ export interface RunOptions {
   /** Redo cohort studies the journal says are up to date. */
   force?: boolean;
   shard?: Shard;
+  /** What to do with nodes wbplay did not make on a workbench given by URL (default: hide them for the run). */
+  foreignNodes?: ForeignNodeMode;
   /** Ctrl-C: the current steps are aborted, the rest skipped, reports still written. */
   signal?: AbortSignal;
 }

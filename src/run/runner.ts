@@ -6,6 +6,7 @@ import { runPostRunStages } from './post-run.js';
 import { RESULT_VERSION, runStatus, summarize, type Provenance, type RunResult } from '../result/result.js';
 import { checkWorkbenches } from './preflight.js';
 import { Resume } from './resume.js';
+import { DEFAULT_FOREIGN_NODES, prepareScenes, restoreScenes } from './scene.js';
 import { RunContext, type RunOptions } from './run-context.js';
 import { selectItems } from './run-item.js';
 import { unusedGoldens } from './unused-goldens.js';
@@ -36,6 +37,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
   let spool: CaseSpool | undefined;
   try {
     await checkWorkbenches(run);
+    await prepareScenes(run, options.foreignNodes ?? DEFAULT_FOREIGN_NODES);
     spool = await CaseSpool.create(run.outputDir, items.length);
     await run.reporter.onRunStart?.({
       startedAt,
@@ -69,6 +71,7 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     return result;
   } finally {
     await spool?.discard();
+    await restoreScenes(run);
     await closeWorkbenches(slots);
   }
 }

@@ -54,6 +54,10 @@ export interface WorkbenchSlot extends PoolSlot {
   leftovers: { owner: string; uids: string[] } | undefined;
   /** Set when the workbench is known to be gone (an embedded worker that exited). */
   dead: boolean;
+  /** A workbench given by URL (someone's running one), not one the run started: its scene is not known to be empty. */
+  readonly given: boolean;
+  /** Nodes the run hid because wbplay did not make them; shown again when the run ends. */
+  hidden?: string[];
   /** Why the workbench left the pool though it still answers (its scene could not be cleared). */
   retired?: string;
   /** Where its token came from, for messages. */
@@ -84,6 +88,7 @@ export async function openWorkbenches(
           source.allowInsecureToken === true,
           options,
           (client) => client.close(),
+          true,
         );
         if (source.tokenSource !== undefined) s.tokenSource = source.tokenSource;
         connected.push(s);
@@ -111,10 +116,19 @@ export async function openWorkbenches(
     throw failures[0];
   }
   return started.map((workbench, i) => {
-    const s = slotWith(i, workbench.label, workbench.url, workbench.token, false, options, async (client) => {
-      await client.close();
-      await workbench.stop();
-    });
+    const s = slotWith(
+      i,
+      workbench.label,
+      workbench.url,
+      workbench.token,
+      false,
+      options,
+      async (client) => {
+        await client.close();
+        await workbench.stop();
+      },
+      false,
+    );
     workbench.onExit?.(() => (s.dead = true));
     return s;
   });
@@ -156,6 +170,7 @@ function slotWith(
   allowInsecureToken: boolean,
   options: ConnectionOptions,
   stop: (client: WorkbenchClient) => Promise<void>,
+  given: boolean,
 ): WorkbenchSlot {
   const client = connect({
     url,
@@ -171,6 +186,7 @@ function slotWith(
     client,
     leftovers: undefined,
     dead: false,
+    given,
     stop: () => (stopping ??= stop(client)),
   };
   return s;

@@ -372,3 +372,32 @@ test('get data: direct bytes with their file name, or the file-reference descrip
   assert.equal(srv.last().headers['x-mitk-transfer-mode'], 'file-reference');
   assert.equal(srv.last().headers.accept, 'application/json');
 });
+
+test('carrying: one filtered listing when the server applied the filter, else each node is asked for the property', async () => {
+  const echo = {
+    total_count: 1,
+    filters: { property_filters: [{ key: 'wbplay.marker', value: '*', negated: false }] },
+  };
+  srv.on('GET', '/api/v1/datastorage/nodes', envelope([node('m')], echo));
+  assert.deepEqual(
+    (await wb.nodes.carrying('wbplay.marker')).map((n) => n.uid),
+    ['m'],
+  );
+  assert.equal(srv.only().query.get('filter.wbplay.marker'), '*');
+  assert.equal(srv.only().query.get('property_scope'), 'node');
+
+  // A server without property filters answers with every node and says nothing of the filter:
+  // trusting that answer would take a person's node for one of wbplay's.
+  srv.reset();
+  srv.on('GET', '/api/v1/datastorage/nodes', envelope([node('m'), node('p')], { total_count: 2 }));
+  srv.on('GET', '/api/v1/datastorage/nodes/m/properties', envelope({ properties: ['name', 'wbplay.marker'] }));
+  srv.on('GET', '/api/v1/datastorage/nodes/p/properties', envelope({ properties: ['name', 'visible'] }));
+  assert.deepEqual(
+    (await wb.nodes.carrying('wbplay.marker')).map((n) => n.uid),
+    ['m'],
+  );
+  assert.deepEqual(
+    srv.requests.map((r) => r.path),
+    ['/api/v1/datastorage/nodes', '/api/v1/datastorage/nodes/m/properties', '/api/v1/datastorage/nodes/p/properties'],
+  );
+});
