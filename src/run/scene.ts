@@ -1,4 +1,4 @@
-import { WorkbenchApiError } from '../client/index.js';
+import { WorkbenchApiError, type CallOptions } from '../client/index.js';
 import type { NodeInfo } from '../api/wire.js';
 import { MARKER_PROPERTY } from '../steps/run-context.js';
 import { classify } from './classify.js';
@@ -25,17 +25,39 @@ const NAMES_SHOWN = 8;
  * `mode` says. Workbenches the run started itself are empty and are not asked.
  */
 export async function prepareScenes(run: RunContext, mode: ForeignNodeMode): Promise<void> {
-  await Promise.all(run.slots.filter((s) => s.given && !s.dead).map((slot) => prepareScene(run, slot, mode)));
+  const given = run.slots.filter((s) => s.given && !s.dead);
+  const failures = await Promise.all(
+    given.map((slot) =>
+      prepareScene(run, slot, mode).then(
+        () => undefined,
+        (err: unknown) => err,
+      ),
+    ),
+  );
+  given.forEach((slot, i) => {
+    const err = failures[i];
+    if (err === undefined) return;
+    // As a workbench that cannot be reached: it leaves the pool, the others run the cases.
+    const info = classify(err).info;
+    slot.dead = true;
+    run.notice(
+      `workbench ${slot.label} ${info.code === 'TIMEOUT' ? 'stopped answering' : 'could not be cleared'} while its scene was prepared (${info.code}: ${info.message}); it leaves the pool before any case ran`,
+    );
+  });
+  const firstFailure = failures.find((f) => f !== undefined);
+  if (firstFailure !== undefined && run.slots.every((s) => s.dead)) throw firstFailure;
 }
 
 async function prepareScene(run: RunContext, slot: WorkbenchSlot, mode: ForeignNodeMode): Promise<void> {
   const retried = <T>(call: () => Promise<T>): Promise<T> =>
     withRetry(run.retry, { classify, signal: run.signal }, call);
   const signal = run.signal;
-  const left = await retried(() => slot.client.nodes.carrying(MARKER_PROPERTY, { signal }));
+  // As at the start of a run, a question is not given the whole of a step's time.
+  const timeoutMs = Math.min(slot.client.timeoutMs, run.timeoutMs);
+  const left = await retried(() => slot.client.nodes.carrying(MARKER_PROPERTY, { signal, timeoutMs }));
   const kept: NodeInfo[] = [];
   for (const node of deepestFirst(left)) {
-    const removed = await retried(() => removeAlone(slot, node.uid, signal));
+    const removed = await retried(() => removeAlone(slot, node.uid, { signal, timeoutMs }));
     if (!removed) kept.push(node);
   }
   if (left.length > 0) {
@@ -45,7 +67,9 @@ async function prepareScene(run: RunContext, slot: WorkbenchSlot, mode: ForeignN
     );
   }
   const marked = new Set(kept.map((n) => n.uid));
-  const foreign = (await retried(() => slot.client.nodes.list({}, { signal }))).filter((n) => !marked.has(n.uid));
+  const foreign = (await retried(() => slot.client.nodes.list({}, { signal, timeoutMs }))).filter(
+    (n) => !marked.has(n.uid),
+  );
   if (foreign.length === 0) return;
   const what = `${foreign.length} node${foreign.length === 1 ? '' : 's'} wbplay did not make (${names(foreign)})`;
   switch (mode) {
@@ -55,7 +79,7 @@ async function prepareScene(run: RunContext, slot: WorkbenchSlot, mode: ForeignN
       );
       return;
     case 'hide': {
-      const hidden = await hideAll(slot, foreign, retried, signal);
+      const hidden = await hideAll(slot, foreign, retried, { signal, timeoutMs });
       slot.hidden = hidden;
       run.notice(
         `${slot.label} holds ${what}, which could appear in captures: ${hidden.length} shown ${hidden.length === 1 ? 'was' : 'were'} hidden for the run and ${hidden.length === 1 ? 'is' : 'are'} shown again at its end (--foreign-nodes keep leaves them, remove removes them)`,
@@ -64,7 +88,7 @@ async function prepareScene(run: RunContext, slot: WorkbenchSlot, mode: ForeignN
     }
     case 'remove':
       for (const node of foreign.filter((n) => n.parent_uid === null || !foreign.some((p) => p.uid === n.parent_uid)))
-        await retried(() => removeTree(slot, node.uid, signal));
+        await retried(() => removeTree(slot, node.uid, { signal, timeoutMs }));
       run.notice(`removed ${what} from ${slot.label} (--foreign-nodes remove)`);
       return;
   }
@@ -100,28 +124,28 @@ async function hideAll(
   slot: WorkbenchSlot,
   nodes: readonly NodeInfo[],
   retried: <T>(call: () => Promise<T>) => Promise<T>,
-  signal: AbortSignal,
+  call: CallOptions,
 ): Promise<string[]> {
   const hidden: string[] = [];
   for (const node of nodes) {
     const visible = await retried(() =>
-      slot.client.properties.get(node.uid, 'visible', { scope: 'node', signal }).catch((err: unknown) => {
+      slot.client.properties.get(node.uid, 'visible', { scope: 'node', ...call }).catch((err: unknown) => {
         // A node without the property is drawn: MITK's default is visible.
         if (err instanceof WorkbenchApiError && err.status === 404) return true;
         throw err;
       }),
     );
     if (visible === false) continue;
-    await retried(() => slot.client.properties.patch(node.uid, { visible: false }, { scope: 'node', signal }));
+    await retried(() => slot.client.properties.patch(node.uid, { visible: false }, { scope: 'node', ...call }));
     hidden.push(node.uid);
   }
   return hidden;
 }
 
 /** Removes a node unless it has children (someone else's, then); true when it is gone. */
-async function removeAlone(slot: WorkbenchSlot, uid: string, signal: AbortSignal): Promise<boolean> {
+async function removeAlone(slot: WorkbenchSlot, uid: string, call: CallOptions): Promise<boolean> {
   try {
-    await slot.client.nodes.remove(uid, { signal });
+    await slot.client.nodes.remove(uid, call);
     return true;
   } catch (err) {
     if (err instanceof WorkbenchApiError && err.status === 404) return true;
@@ -130,9 +154,9 @@ async function removeAlone(slot: WorkbenchSlot, uid: string, signal: AbortSignal
   }
 }
 
-async function removeTree(slot: WorkbenchSlot, uid: string, signal: AbortSignal): Promise<void> {
+async function removeTree(slot: WorkbenchSlot, uid: string, call: CallOptions): Promise<void> {
   try {
-    await slot.client.nodes.remove(uid, { recursive: true, signal });
+    await slot.client.nodes.remove(uid, { recursive: true, ...call });
   } catch (err) {
     if (!(err instanceof WorkbenchApiError && err.status === 404)) throw err;
   }

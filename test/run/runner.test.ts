@@ -315,7 +315,10 @@ test('without --fail-fast every case runs; with it, the cases after a failure ar
 
 test('a workbench that stops answering leaves the pool and its case runs again on another one', async (t) => {
   const healthy = await startTestWorkbench();
-  const hung = await startTestWorkbench({ faults: 'stall' });
+  // It answers who it is and what its scene holds, then hangs at the first load and at the health probe.
+  const hung = await startTestWorkbench({
+    faults: 'stall@POST /api/v1/datastorage/nodes;stall@GET /api/v1/health',
+  });
   t.after(() => Promise.all([healthy.stop(), hung.stop()]));
   await writeFile(join(dir, 'pair.csv'), 'name\none\ntwo\nthree\n');
   const plan = await playbook(
@@ -361,7 +364,7 @@ test('an output that cannot be written fails the step that made it, and the case
   assert.equal((await result.cases.all())[0]?.status, 'error');
   assert.equal(blocked?.status, 'error');
   assert.equal(blocked?.error?.code, 'OUTPUT_NOT_WRITTEN');
-  assert.match(blocked?.error?.message ?? '', /could not write an output: .*ENOTDIR|EEXIST/);
+  assert.match(blocked?.error?.message ?? '', /^could not write .*blocker\/axial\.png: .*\((ENOTDIR|EEXIST)\)$/);
   assert.equal(fine?.status, 'passed');
   await stat(join(dir, 'out-unwritable', 'coronal.png'));
 });
@@ -386,6 +389,8 @@ test('a resume journal that cannot be written costs a rerun next time, never the
     ['passed', 'passed'],
   );
   assert.equal(reporter.notices.filter((n) => /passed but could not be recorded/.test(n)).length, 2);
+  // A lost journal line is a file of the run's record that is missing: the CLI exits 3 for it.
+  assert.equal(result.unwritten?.filter((u) => u.path === join(outputDir, 'wbplay-journal.jsonl')).length, 2);
 });
 
 test('each case is spooled as it ends; the result reads the cases back in case order, after the spool left the folder', async (t) => {

@@ -175,3 +175,25 @@ test('a workbench the run starts itself is not asked about its scene', async () 
   assert.equal(result.status, 'passed');
   assert.deepEqual(notices, []);
 });
+
+test('a workbench that hangs while its scene is prepared leaves the pool before any case; the others run them', async (t) => {
+  const healthy = await startTestWorkbench();
+  const hung = await startTestWorkbench({ faults: 'stall@GET /api/v1/datastorage/nodes' });
+  t.after(() => Promise.all([healthy.stop(), hung.stop()]));
+  const notices: string[] = [];
+  const out = join(dir, 'hung');
+  const result = await runPlans({
+    plans: [cohortPlan(cohort, out)],
+    workbenches: { urls: [hung.url, healthy.url] },
+    reporter: { onNotice: (m) => notices.push(m) },
+    outputDir: out,
+    retry: FAST_RETRY,
+    timeoutMs: 500,
+  });
+  assert.equal(result.status, 'passed');
+  assert.ok(
+    notices.some((m) => m.startsWith(`workbench ${hung.url} stopped answering while its scene was prepared`)),
+    notices.join('\n'),
+  );
+  for (const c of await result.cases.all()) assert.equal(c.workbench, healthy.url);
+});
