@@ -288,9 +288,7 @@ async function runLocked(
     const shown = await reportShown(outputDir, reporters.failures);
     // Quiet runs keep stdout empty: the line goes with their summary.
     if (shown) (opts.quiet ? process.stderr : process.stdout).write(`Report: ${shownPath(shown)}\n`);
-    if (stop.signal.aborted) return stop.exitCode();
-    if (lost) return EXIT.incomplete;
-    return result.status === 'passed' || result.status === 'skipped' ? EXIT.ok : EXIT.failed;
+    return runExitCode(result, lost, stop.signal.aborted ? stop.exitCode() : undefined);
   } catch (err) {
     if (stop.signal.aborted) {
       reportError(err, { code: 'RUN_FAILED' });
@@ -355,11 +353,22 @@ function stopOnSignals(lock: FolderLock): {
 }
 
 /**
+ * What a run that ended exits with: the signal's code when one stopped it; 3 when anything of
+ * its record is missing (a report, a trace, the journal, a console reporter that broke), since
+ * the evidence itself is incomplete; else 1 when a case failed or erred, 0 when none did.
+ */
+export function runExitCode(result: RunResult, lost: boolean, interrupted: ExitCode | undefined): ExitCode {
+  if (interrupted !== undefined) return interrupted;
+  if (lost) return EXIT.incomplete;
+  return result.status === 'passed' || result.status === 'skipped' ? EXIT.ok : EXIT.failed;
+}
+
+/**
  * Says which files of the run's record are missing and why: a reporter that failed (a report
  * that could not be written names its file), and the trace, journal or spool writes the runner
  * could not make. True when anything is missing: the run then cannot exit 0.
  */
-function recordGaps(result: RunResult, failures: readonly ReporterFailure[]): boolean {
+export function recordGaps(result: RunResult, failures: readonly ReporterFailure[]): boolean {
   for (const failure of failures) {
     reportError(
       new CommandError(

@@ -24,6 +24,8 @@ export interface LockHolder {
  */
 const HEARTBEAT_MS = 10_000;
 export const STALE_AFTER_MS = 60_000;
+/** A lock is written in one call as it is made: one still empty after this was torn by a kill. */
+const UNREADABLE_AFTER_MS = 2_000;
 
 /** The folder is held by a live run. */
 export class FolderInUseError extends Error {
@@ -91,11 +93,17 @@ export class FolderLock {
     const nonce = randomBytes(8).toString('hex');
     const holder: LockHolder = { pid: env.pid, host: env.host, startedAt: new Date(env.now()).toISOString(), command };
     const text = `${JSON.stringify({ ...holder, nonce })}\n`;
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 20; attempt++) {
       if (await createExclusive(path, text)) return new FolderLock(path, nonce);
       const found = await readLock(path);
       if (found === 'gone') continue;
-      if (found !== 'unreadable' && !(await isStale(path, found, env))) {
+      const stale = await isStale(path, found, env);
+      if (found === 'unreadable' && !stale) {
+        // Being written this very moment: its holder's name is a moment away.
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
+      if (found !== 'unreadable' && !stale) {
         throw new FolderInUseError(
           dir,
           found,
@@ -210,7 +218,7 @@ async function isStale(path: string, holder: LockHolder | 'unreadable', env: Loc
     (s) => s.mtimeMs,
     () => 0,
   );
-  return env.now() - mtime > (holder === 'unreadable' ? 2 * HEARTBEAT_MS : STALE_AFTER_MS);
+  return env.now() - mtime > (holder === 'unreadable' ? UNREADABLE_AFTER_MS : STALE_AFTER_MS);
 }
 
 /**

@@ -125,3 +125,22 @@ test('commands that read a run folder refuse one a live run holds', async () => 
     await lock.release();
   });
 });
+
+test('a lock being written is waited for; one left empty by a kill is taken over once it is old', async () => {
+  await withTempDir(async (dir) => {
+    await writeFile(join(dir, LOCK_FILE), '');
+    const waiting = FolderLock.take(dir, 'second', { env: env(200) });
+    await new Promise((r) => setTimeout(r, 120));
+    // Its maker finishes writing it: the waiting run now sees a live holder.
+    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: 100, host: 'here', startedAt: 'x', command: 'first' }));
+    await assert.rejects(waiting, FolderInUseError);
+
+    await writeFile(join(dir, LOCK_FILE), '');
+    const old = new Date(Date.now() - 5000);
+    await utimes(join(dir, LOCK_FILE), old, old);
+    const notices: string[] = [];
+    const lock = await FolderLock.take(dir, 'third', { env: env(300), notice: (m) => notices.push(m) });
+    assert.match(notices.join(''), /could not be read \(a run killed while writing it\)/);
+    await lock.release();
+  });
+});

@@ -235,55 +235,63 @@ test('resume after SIGKILL: a real run with two workers killed mid-cohort comple
   }
 });
 
-test('SIGTERM (a pod evicted): the run stops with exit 143, says INTERRUPTED, writes its report; the next run completes the rest', async () => {
-  const cohort = await makeCohort(join(dir, 'terminated'), 4, 300);
-  const out = join(cohort.dir, 'out');
-  const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
-  const child = spawnWbplay(args, cohort.dir);
-  let stdout = '';
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const deadline = Date.now() + 60_000;
-  while (
-    (await readManifest(out).then(
-      (m) => Object.keys(m.studies).length,
-      () => 0,
-    )) === 0
-  ) {
-    assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
-    await sleep(10);
-  }
-  child.kill('SIGTERM');
-  assert.deepEqual(await exited, { code: 143, signal: null });
-  assert.match(stdout, /^INTERRUPTED by SIGTERM \d+ cases: \d+ passed, 0 failed, 0 errors, \d+ skipped/m);
-  const stopped = await readReport(out);
-  assert.equal(stopped.status, 'interrupted');
-  assert.equal(stopped.signal, 'SIGTERM');
-  assert.equal(
-    (await stopped.cases.all()).length,
-    cohort.studies.length,
-    'the report of the stopped run lists every study',
-  );
-  assert.ok(
-    (await stopped.cases.all()).some((c) => c.status !== 'passed'),
-    'not every study ran',
-  );
-  const recorded = Object.keys((await readManifest(out)).studies).sort();
-  assert.deepEqual(
-    (await stopped.cases.all())
-      .filter((c) => c.status === 'passed')
-      .map((c) => key(cohort, c.id, out))
-      .sort(),
-    recorded,
-    'the studies that passed are the ones recorded',
-  );
+for (const [signal, code, who] of [
+  ['SIGTERM', 143, 'a pod evicted, a CI job cancelled'],
+  ['SIGINT', 130, 'Ctrl-C'],
+] as const) {
+  test(`${signal} (${who}): the run stops with exit ${code}, says INTERRUPTED, writes its report; the next run completes the rest`, async () => {
+    const cohort = await makeCohort(join(dir, `stopped-${signal}`), 4, 300);
+    const out = join(cohort.dir, 'out');
+    const args = ['run', 'cohort.yaml', '--out', 'out', '--reporter', 'line', '--retries', '1'];
+    const child = spawnWbplay(args, cohort.dir);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.resume();
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('exit', (code, signal) => resolve({ code, signal })),
+    );
+    const deadline = Date.now() + 60_000;
+    while (
+      (await readManifest(out).then(
+        (m) => Object.keys(m.studies).length,
+        () => 0,
+      )) === 0
+    ) {
+      assert.ok(Date.now() < deadline, 'no study was recorded within a minute');
+      await sleep(10);
+    }
+    child.kill(signal);
+    assert.deepEqual(await exited, { code, signal: null });
+    assert.match(
+      stdout,
+      new RegExp(`^INTERRUPTED by ${signal} \\d+ cases: \\d+ passed, 0 failed, 0 errors, \\d+ skipped`, 'm'),
+    );
+    const stopped = await readReport(out);
+    assert.equal(stopped.status, 'interrupted');
+    assert.equal(stopped.signal, signal);
+    assert.equal(
+      (await stopped.cases.all()).length,
+      cohort.studies.length,
+      'the report of the stopped run lists every study',
+    );
+    assert.ok(
+      (await stopped.cases.all()).some((c) => c.status !== 'passed'),
+      'not every study ran',
+    );
+    const recorded = Object.keys((await readManifest(out)).studies).sort();
+    assert.deepEqual(
+      (await stopped.cases.all())
+        .filter((c) => c.status === 'passed')
+        .map((c) => key(cohort, c.id, out))
+        .sort(),
+      recorded,
+      'the studies that passed are the ones recorded',
+    );
 
-  const rerun = await wbplay(args, cohort.dir);
-  assert.equal(rerun.code, 0, rerun.stderr);
-  const { upToDate } = await outcome(await readReport(out));
-  assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded);
-  await assertManifestMatchesDisk(cohort, out);
-});
+    const rerun = await wbplay(args, cohort.dir);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    const { upToDate } = await outcome(await readReport(out));
+    assert.deepEqual(upToDate.map((id) => key(cohort, id, out)).sort(), recorded);
+    await assertManifestMatchesDisk(cohort, out);
+  });
+}
