@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
+import { killTreeSync } from './windows-launch.js';
 
 /**
  * Keeps launched workbenches from outliving this process. Each one runs in its own process
@@ -49,7 +50,8 @@ export function guard(child: ChildProcess): void {
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
-    if (process.platform === 'win32') child.kill(signal);
+    // Windows has no process groups and no polite signal: the wrapper's tree ends at once.
+    if (process.platform === 'win32') killTreeSync(child.pid);
     else process.kill(-child.pid, signal);
   } catch {
     // Already gone.

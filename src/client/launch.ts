@@ -9,6 +9,7 @@ import { inspect } from 'node:util';
 import { guard, signalGroup } from './child-guard.js';
 import { connect, type WorkbenchClient } from './client.js';
 import { WorkbenchApiError, WorkbenchLaunchError, WorkbenchUsageError } from './errors.js';
+import { stopWindowsWorkbench, windowsCommand } from './windows-launch.js';
 
 /** The port range the workbench documents for its REST server, used by launch and discovery. */
 export const PORT_RANGE: readonly number[] = Array.from({ length: 20 }, (_, i) => 8080 + i);
@@ -32,7 +33,10 @@ export interface LaunchedWorkbench {
   token: string;
   pid: number;
   client: WorkbenchClient;
-  /** SIGTERM, then SIGKILL after 10 s; resolves when the process is gone. */
+  /**
+   * SIGTERM, then SIGKILL after 10 s; resolves when the process is gone. On Windows the process
+   * trees of the port's listeners and of the wrapper are ended (taskkill /F /T).
+   */
   stop(): Promise<void>;
 }
 
@@ -67,8 +71,14 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
   const errFd = openSync(stderrPath, 'w');
   let child: ChildProcess;
   try {
-    child = spawn(executable, ['--MITK.preferences-override', `@${prefs}`, ...(opts.extraArgs ?? [])], {
-      detached: process.platform !== 'win32',
+    const args = ['--MITK.preferences-override', `@${prefs}`, ...(opts.extraArgs ?? [])];
+    const windows = process.platform === 'win32';
+    // On Windows the Workbench is a batch wrapper, started through cmd.exe.
+    const started = windows ? windowsCommand(executable, args) : { command: executable, args, verbatim: false };
+    child = spawn(started.command, started.args, {
+      detached: !windows,
+      windowsHide: true,
+      windowsVerbatimArguments: started.verbatim,
       stdio: ['ignore', 'ignore', errFd],
       env,
     });
@@ -100,7 +110,7 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
   const client = connect({ url, token });
   const stderrTail = async (): Promise<string> => (await readFile(stderrPath, 'utf8').catch(() => '')).slice(-2000);
   const fail = async (err: WorkbenchLaunchError | WorkbenchApiError): Promise<never> => {
-    await stopProcess(child, exited, () => exit !== undefined);
+    await stopProcess(child, exited, () => exit !== undefined, port);
     await client.close();
     await rm(dir, { recursive: true, force: true });
     throw err;
@@ -153,7 +163,7 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
     pid: child.pid ?? -1,
     client,
     async stop() {
-      await stopProcess(child, exited, () => exit !== undefined);
+      await stopProcess(child, exited, () => exit !== undefined, port);
       await client.close();
       await rm(dir, { recursive: true, force: true });
     },
@@ -164,7 +174,18 @@ export async function launchWorkbench(opts: LaunchOptions = {}): Promise<Launche
   return handle;
 }
 
-async function stopProcess(child: ChildProcess, exited: Promise<unknown>, done: () => boolean): Promise<void> {
+async function stopProcess(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  done: () => boolean,
+  port: number,
+): Promise<void> {
+  if (process.platform === 'win32') {
+    // The wrapper may be long gone while the Workbench it started serves the port.
+    await stopWindowsWorkbench(child.pid, port);
+    if (!done()) await Promise.race([exited, sleep(STOP_GRACE_MS)]);
+    return;
+  }
   if (!done()) {
     signalGroup(child, 'SIGTERM');
     const timer = sleep(STOP_GRACE_MS).then(() => 'late' as const);

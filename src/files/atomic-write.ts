@@ -110,7 +110,7 @@ const SYSTEM: ReplaceSystem = {
 /** Codes Windows gives a rename over a file another program has open (a viewer, a scanner, a browser). */
 const HELD_CODES = new Set(['EPERM', 'EBUSY', 'EACCES']);
 /** About five seconds in all: a virus scanner lets go within that; a viewer someone left open does not. */
-const HELD_DELAYS_MS = [10, 20, 40, 80, 160, 320, 500, 500, 500, 500, 500, 500, 500, 500, 500, 500];
+const HELD_DELAYS_MS = [10, 20, 40, 80, 160, 320, 500, 500, 500, 500, 500, 500, 500, 500, 500];
 
 /**
  * Renames `from` over `to`. On Windows a target another program holds open cannot be replaced

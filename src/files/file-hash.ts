@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { portablePath } from './portable-path.js';
 
 export interface HashRecord {
   size: number;
@@ -15,8 +16,9 @@ export interface HashRecord {
 export class FileHasher {
   private readonly known = new Map<string, HashRecord>();
 
+  /** Known files by their portable path (`/` everywhere), as the journal writes them. */
   constructor(seed: Record<string, HashRecord> = {}) {
-    for (const [path, record] of Object.entries(seed)) this.known.set(path, record);
+    for (const [path, record] of Object.entries(seed)) this.known.set(portablePath(path), record);
   }
 
   /** The hash of a file, or undefined when it does not exist. */
@@ -27,10 +29,10 @@ export class FileHasher {
     } catch {
       return undefined;
     }
-    const cached = this.known.get(path);
+    const cached = this.known.get(portablePath(path));
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.sha256;
     const sha256 = await hashStream(path);
-    this.known.set(path, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    this.known.set(portablePath(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
     return sha256;
   }
 
@@ -38,18 +40,18 @@ export class FileHasher {
   async remember(path: string, bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const st = await stat(path);
-    this.known.set(path, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    this.known.set(portablePath(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
     return sha256;
   }
 
   /** Drops what is known of files no one will ask about again (a finished study's outputs). */
   forget(paths: Iterable<string>): void {
-    for (const path of paths) this.known.delete(path);
+    for (const path of paths) this.known.delete(portablePath(path));
   }
 
   /** What is known of one file, if it was hashed. */
   recordOf(path: string): HashRecord | undefined {
-    return this.known.get(path);
+    return this.known.get(portablePath(path));
   }
 
   snapshot(): Record<string, HashRecord> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { VERSION } from '../version.js';
 import { FileHasher } from '../files/file-hash.js';
+import { portablePath } from '../files/portable-path.js';
 import { Journal } from './journal.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunItem } from './run-item.js';
@@ -97,9 +98,11 @@ export class Resume {
     if (!this.journal || !item.resumable || result.status !== 'passed') return;
     try {
       const files = [...item.case.inputs, ...outputs.keys()];
+      // Paths with `/` on every platform: the folder reads the same wherever it is resumed.
+      const written = Object.fromEntries([...outputs].map(([path, sha]) => [portablePath(path), sha]));
       await this.journal.record(
         item.resumeKey,
-        { inputHash, outputs: Object.fromEntries(outputs), finishedAt: new Date().toISOString() },
+        { inputHash, outputs: written, finishedAt: new Date().toISOString() },
         files,
       );
     } catch (err) {
