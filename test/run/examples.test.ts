@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { parseShard, selectShard } from '../../src/run/shard.js';
+import { root, wbplay } from '../helpers/cohort.js';
+import { withTempDir } from '../helpers/workbench.js';
 
 function load(path: string): Record<string, unknown> {
   const doc = parseDocument(readFileSync(path, 'utf8'), { uniqueKeys: true });
@@ -130,4 +134,29 @@ test('the Kubernetes real-workbench variant runs MITK as a sidecar with its REST
     'the default token variable, from the Secret',
   );
   assert.equal(args[args.indexOf('--shard') + 1], `env:JOB_COMPLETION_INDEX/${job.spec.completions}`);
+});
+
+test('the cross-platform example runs every example playbook on Linux and Windows, and its commands work as written', async () => {
+  const wf = load('examples/github-actions/examples-linux-windows.yml') as {
+    jobs: { examples: { 'runs-on': string; strategy: { matrix: { os: string[] } }; steps: Array<{ run?: string }> } };
+  };
+  const job = wf.jobs.examples;
+  assert.equal(job['runs-on'], '${{ matrix.os }}');
+  assert.deepEqual(job.strategy.matrix.os, ['ubuntu-latest', 'windows-latest']);
+  const commands = job.steps
+    .map((s) => s.run)
+    .filter((r): r is string => r !== undefined && r.startsWith('npx wbplay'));
+  assert.ok(
+    commands.some((c) => c.startsWith('npx wbplay run playbooks ')),
+    'the whole playbooks folder runs',
+  );
+  // The same commands, here, in a copy of the repository's playbooks: they must pass as the job expects.
+  await withTempDir(async (dir) => {
+    await cp(join(root, 'playbooks'), join(dir, 'playbooks'), { recursive: true });
+    for (const command of commands) {
+      const args = command.replace(/^npx wbplay /, '').split(' ');
+      const r = await wbplay(args, dir, { CI: 'true' });
+      assert.equal(r.code, 0, `${command}\n${r.stdout.slice(-2000)}\n${r.stderr}`);
+    }
+  });
 });
