@@ -148,13 +148,11 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
       'give at most one --url (or none for the embedded reference workbench), and no --launch or --workers',
     );
   }
-  const [{ watchRuns }, { expandPlaybookArgs }, { connect }] = await Promise.all([
+  const [{ watchRuns }, { expandPlaybookArgs }] = await Promise.all([
     import('./watch.js'),
     import('./playbook-args.js'),
-    import('../client/index.js'),
   ]);
   const given = opts.url[0] ?? process.env.WORKBENCH_URL;
-  const tokenName = opts.tokenEnv ?? 'WORKBENCH_TOKEN';
   return watchRuns({
     playbooks: expandPlaybookArgs(files),
     async workbench() {
@@ -167,20 +165,6 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
       return { url: ref.url, stop: () => ref.stop() };
     },
     runOnce: (url, hooks) => runChecked(files, { ...opts, url: [url], watch: false }, hooks),
-    async removeNodes(url, uids) {
-      const token = process.env[tokenName];
-      const client = connect({
-        url,
-        ...(token ? { token } : {}),
-        ...(opts.allowInsecureToken ? { allowInsecureToken: true } : {}),
-      });
-      try {
-        for (const uid of [...uids].reverse())
-          await client.nodes.remove(uid, { recursive: true }).catch(() => undefined);
-      } finally {
-        await client.close();
-      }
-    },
     log: (line) => process.stdout.write(`wbplay: ${line}\n`),
   });
 }

@@ -18,7 +18,6 @@ export interface WatchOptions {
   runOnce(url: string, hooks: RunHooks): Promise<ExitCode>;
   /** The workbench to run on: the user's, or a reference workbench started for the session. */
   workbench(): Promise<{ url: string; token?: string; stop(): Promise<void> }>;
-  removeNodes(url: string, uids: readonly string[]): Promise<void>;
   log(line: string): void;
   /** Watched while the playbooks do not compile: the files named on the command line. */
   playbooks: readonly string[];
@@ -28,7 +27,8 @@ export interface WatchOptions {
 /**
  * `wbplay run --watch`, for authoring figures: runs the playbooks, then again whenever a
  * playbook, an included file or a data file it reads changes, on the same workbench, each time
- * from a clean scene (the nodes the last run loaded are removed first). After each run it says
+ * from a clean scene (every run on a workbench given by URL first removes what earlier runs
+ * left: see run/scene.ts). After each run it says
  * which figures changed. Ctrl-C ends it with the interrupted exit code.
  */
 export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
@@ -42,17 +42,12 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const figures = new Map<string, string>();
-  let created: string[] = [];
   let watchers: FSWatcher[] = [];
   try {
     for (let run = 1; !stopping; run++) {
       let files: string[] = [];
       let result: RunResult | undefined;
       let outputDir = process.cwd();
-      if (created.length > 0)
-        await options
-          .removeNodes(workbench.url, created)
-          .catch((err: unknown) => options.log(`could not clear the scene: ${(err as Error).message}`));
       const code = await options.runOnce(workbench.url, {
         onPlans: (plans) => (files = watchedFiles(plans)),
         onResult: (r, out) => {
@@ -60,8 +55,7 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
           outputDir = out;
         },
       });
-      if (code === EXIT.interrupted || stopping) break;
-      created = result ? await loadedNodes(result) : [];
+      if (code === EXIT.interrupted || code === EXIT.terminated || stopping) break;
       if (result) options.log(await changedFigures(result, outputDir, figures, run === 1));
       if (files.length === 0) files = [...options.playbooks];
       // Without plans (a playbook that did not compile) the playbooks named on the line are watched.
@@ -110,17 +104,6 @@ function watchFiles(files: readonly string[], debounceMs: number, changed: () =>
 }
 
 /** The nodes a run loaded, which the next run removes first. */
-async function loadedNodes(result: RunResult): Promise<string[]> {
-  const uids: string[] = [];
-  for await (const c of result.cases) {
-    for (const s of c.steps) {
-      const uid = (s.resolvedArgs as { uid?: unknown } | undefined)?.uid;
-      if (s.kind === 'load' && typeof uid === 'string') uids.push(uid);
-    }
-  }
-  return uids;
-}
-
 /**
  * Which screenshots and figures differ from the last run's, by their pixels: the bytes also
  * hold provenance (the playbook's hash), which changes with every edit.
