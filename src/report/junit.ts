@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { writeChunksAtomic } from '../files/atomic-write.js';
-import type { CaseSummary } from '../result/case-list.js';
-import type { CaseResult, RunResult, StepResult } from '../result/result.js';
+import type { CaseResult, CaseSummary, RunResult, StepResult } from '../result/result.js';
 import type { Reporter } from '../result/reporter.js';
 import {
   firstProblem,

@@ -4,12 +4,14 @@ import {
   runStatus,
   summarize,
   type Artefact,
+  type CaseReader,
   type CaseResult,
+  type CaseSummary,
   type Provenance,
   type RunResult,
 } from '../result/result.js';
 import { postRunStages } from '../steps/post-run/stages.js';
-import { ReadableCases, type CaseReader, type CaseSummary } from '../result/case-list.js';
+import { ReadableCases } from '../result/case-list.js';
 import { openReport } from './read-report.js';
 import { ReportError } from './report-error.js';
 
