@@ -1,4 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { portableLink } from '../files/portable-path.js';
 import {
   RESULT_VERSION,
   runStatus,
@@ -229,7 +230,5 @@ function relocateCase(c: CaseResult, fromDir: string, toDir: string): CaseResult
 
 /** A path relative to the shard folder, made relative to the merged folder; absolute paths stay. */
 export function relocate(path: string, fromDir: string, toDir: string): string {
-  if (isAbsolute(path)) return path;
-  const moved = relative(resolve(toDir), resolve(fromDir, path));
-  return sep === '/' ? moved : moved.split(sep).join('/');
+  return isAbsolute(path) ? path : portableLink(resolve(toDir), resolve(fromDir, path));
 }

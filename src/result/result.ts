@@ -1,4 +1,4 @@
-import { isAbsolute, relative } from 'node:path';
+import { portableLink } from '../files/portable-path.js';
 import type { FigureProvenance } from '../files/provenance.js';
 
 /**
@@ -224,10 +224,9 @@ export function runStatus(cases: ReadonlyArray<{ status: Status }>): Status {
   return 'passed';
 }
 
-/** An artefact as reports keep it: relative to the output folder, so the folder can move as a whole. */
+/** An artefact as reports keep it: relative to the output folder (with `/`), so the folder can move as a whole. */
 export function artefactAt(outputDir: string, path: string, kind: Artefact['kind']): Artefact {
-  const rel = relative(outputDir, path);
-  return { kind, path: isAbsolute(rel) ? path : rel };
+  return { kind, path: portableLink(outputDir, path) };
 }
 
 /** A step's result before it ran: no attempts, no artefacts; `status` says how it starts. */
