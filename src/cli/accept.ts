@@ -11,9 +11,10 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
     .option('--grep <regex>', 'only checks whose case name or golden path matches')
     .action(async (dir: string, opts: { grep?: string }) => {
       try {
-        const [{ openReport }, { acceptCheck, reviewableChecks }] = await Promise.all([
+        const [{ openReport }, { acceptCheck, reviewableChecks }, { projectRoot }] = await Promise.all([
           import('../report/read-report.js'),
           import('../report/golden-review.js'),
+          import('./config.js'),
         ]);
         let grep: RegExp | undefined;
         try {
@@ -22,7 +23,7 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
           throw new CommandError('BAD_OPTION', `--grep: ${(err as Error).message}`);
         }
         const outputDir = resolve(dir);
-        const checks = (await reviewableChecks(await openReport(outputDir), outputDir)).filter(
+        const checks = (await reviewableChecks(await openReport(outputDir), outputDir, projectRoot())).filter(
           (c) => !grep || grep.test(c.caseName) || grep.test(c.golden),
         );
         for (const check of checks) {

@@ -12,14 +12,15 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports }, { writeReportFiles }] = await Promise.all([
+      const [{ mergeReports }, { writeReportFiles }, { projectRoot }] = await Promise.all([
         import('../report/merge.js'),
         import('../report/factory.js'),
+        import('./config.js'),
       ]);
       const out = resolve(opts.out);
       try {
         const result = await mergeReports(dirs, out);
-        const written = await writeReportFiles(result, out);
+        const written = await writeReportFiles(result, out, undefined, projectRoot());
         const s = result.summary;
         process.stdout.write(
           `merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`,

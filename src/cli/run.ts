@@ -169,7 +169,7 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
 }
 
 async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHooks): Promise<ExitCode> {
-  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([
+  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig, projectRoot }] = await Promise.all([
     import('./compile-input.js'),
     import('../run/retry.js'),
     import('./config.js'),
@@ -220,6 +220,7 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
     stream: process.stdout,
     isTTY,
     env: process.env,
+    root: projectRoot(),
   });
 
   const ci = isCi(process.env);

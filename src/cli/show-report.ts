@@ -18,8 +18,11 @@ export const registerShowReport: RegisterCommand = (program, setExitCode) => {
         const port = opts.port === undefined ? 0 : wholeNumber(opts.port);
         if (port === undefined || port > 65535)
           throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
-        const { startReviewServer } = await import('../report/review-server.js');
-        const server = await startReviewServer({ outputDir: dir, host: opts.host, port });
+        const [{ startReviewServer }, { projectRoot }] = await Promise.all([
+          import('../report/review-server.js'),
+          import('./config.js'),
+        ]);
+        const server = await startReviewServer({ outputDir: dir, host: opts.host, port, root: projectRoot() });
         console.log(`Serving the report of ${dir} at ${server.url} (Ctrl-C to stop)`);
         if (opts.open && canOpenBrowser()) openBrowser(server.url);
         await new Promise<void>((done) => {
