@@ -16,7 +16,7 @@ import type { Reporter, RunStartInfo } from '../result/reporter.js';
 
 /**
  * Names that travel. The runner works with the machine's absolute paths; every report names
- * playbooks, goldens, source locations and the files in step arguments from the project root (the configuration file's
+ * playbooks, goldens, source locations and the files in step arguments and study fields from the project root (the configuration file's
  * folder, else the working folder) with `/`, so the same run in two checkout folders, on two CI
  * runners or on Windows and Linux gives the same names: the identity a CI system keys a test's
  * history on. A file outside the project keeps its absolute path. Artefacts stay relative to the
@@ -64,6 +64,7 @@ export class ReportNames {
     return this.once(c, () => ({
       ...c,
       playbook: this.file(c.playbook),
+      ...(c.study ? { study: this.args(c.study) as Record<string, unknown> } : {}),
       steps: c.steps.map((s: StepInfo | StepResult) => this.nameStep(s)),
     }));
   }
@@ -86,7 +87,7 @@ export class ReportNames {
     } as S;
   }
 
-  /** A step's arguments with every file in them (the plan holds them absolute) named like the others. */
+  /** Step arguments or study fields with every file in them (the plan holds them absolute) named like the others. */
   private args(value: unknown): unknown {
     if (typeof value === 'string') return isAbsolute(value) ? this.file(value) : value;
     if (Array.isArray(value)) return value.map((v) => this.args(v));
