@@ -5,7 +5,10 @@
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
 import { exitCodes } from '../../scripts/docs/cli-reference.js';
@@ -19,8 +22,11 @@ import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { registry } from '../../src/steps/registry.js';
 import { STEP_KINDS } from '../../src/steps/step-definition.js';
 import { root } from '../helpers/cohort.js';
+import { startTestWorkbench } from '../helpers/workbench.js';
 
 let dir = '';
+// The TypeScript loader by its own path: the examples run in a temporary folder.
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wbplay-docs-'));
@@ -165,6 +171,44 @@ test('a default the schema states is what the compiler fills in when the field i
     }
   }
   assert.ok(checked >= 2);
+});
+
+/** The ```ts blocks of the README and of every page of docs/. */
+async function tsBlocks(): Promise<Block[]> {
+  const pages = [
+    'README.md',
+    ...(await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
+  ];
+  const blocks: Block[] = [];
+  for (const file of pages) {
+    const text = await readFile(join(root, file), 'utf8');
+    for (const m of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm))
+      blocks.push({ file, line: text.slice(0, m.index).split('\n').length, text: m[1]! });
+  }
+  return blocks;
+}
+
+test('every TypeScript example runs as shown, against a reference workbench where it names MITK at port 8080', async () => {
+  const blocks = await tsBlocks();
+  assert.ok(blocks.length >= 2, 'the client library is shown');
+  const workbench = await startTestWorkbench();
+  try {
+    for (const [i, b] of blocks.entries()) {
+      const file = join(dir, `example-${i}.mts`);
+      const code = b.text
+        .replaceAll("from 'wbplay'", `from ${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)}`)
+        .replaceAll('http://localhost:8080', workbench.url);
+      await writeFile(file, code);
+      const result = await new Promise<{ code: number | null; out: string }>((resolve) =>
+        execFile(process.execPath, ['--import', tsx, file], { cwd: dir }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` }),
+        ),
+      );
+      assert.equal(result.code, 0, `${b.file}:${b.line}\n${result.out}`);
+    }
+  } finally {
+    await workbench.stop();
+  }
 });
 
 test('the docs index lists every reference page', async () => {
