@@ -34,22 +34,18 @@ function refName(ref: unknown): string | undefined {
 
 /** A number's bounds in words: `0 to 1`, `≥ 1`, `> 0`. */
 function bounds(s: Schema): string {
-  const low =
-    s.minimum !== undefined
-      ? { n: s.minimum, strict: false }
-      : s.exclusiveMinimum !== undefined
-        ? { n: s.exclusiveMinimum, strict: true }
+  const bound = (inclusive: unknown, exclusive: unknown) =>
+    inclusive !== undefined
+      ? { n: inclusive, strict: false }
+      : exclusive !== undefined
+        ? { n: exclusive, strict: true }
         : undefined;
-  const high =
-    s.maximum !== undefined
-      ? { n: s.maximum, strict: false }
-      : s.exclusiveMaximum !== undefined
-        ? { n: s.exclusiveMaximum, strict: true }
-        : undefined;
-  if (low && high && !low.strict && !high.strict) return `${low.n} to ${high.n}`;
+  const low = bound(s.minimum, s.exclusiveMinimum);
+  const high = bound(s.maximum, s.exclusiveMaximum);
+  if (low && high && !low.strict && !high.strict) return `${String(low.n)} to ${String(high.n)}`;
   const parts: string[] = [];
-  if (low) parts.push(`${low.strict ? '>' : '≥'} ${low.n}`);
-  if (high) parts.push(`${high.strict ? '<' : '≤'} ${high.n}`);
+  if (low) parts.push(`${low.strict ? '>' : '≥'} ${String(low.n)}`);
+  if (high) parts.push(`${high.strict ? '<' : '≤'} ${String(high.n)}`);
   return parts.join(', ');
 }
 

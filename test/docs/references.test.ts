@@ -73,8 +73,8 @@ interface Block {
   text: string;
 }
 
-/** The ```yaml blocks of the README and of every page of docs/. */
-async function yamlBlocks(): Promise<Block[]> {
+/** The code blocks of one language in the README and in every page of docs/. */
+async function codeBlocks(lang: 'yaml' | 'ts'): Promise<Block[]> {
   const pages = [
     'README.md',
     ...(await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
@@ -82,7 +82,7 @@ async function yamlBlocks(): Promise<Block[]> {
   const blocks: Block[] = [];
   for (const file of pages) {
     const text = await readFile(join(root, file), 'utf8');
-    for (const m of text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm))
+    for (const m of text.matchAll(new RegExp(`^\`\`\`${lang}\\n([\\s\\S]*?)^\`\`\`$`, 'gm')))
       blocks.push({ file, line: text.slice(0, m.index).split('\n').length, text: m[1]! });
   }
   return blocks;
@@ -94,7 +94,7 @@ const isConfig = (b: Block): boolean => b.text.includes('schemas/config.schema.j
 const fileName = (b: Block): string | undefined => /^# file: (\S+)/.exec(b.text)?.[1];
 
 test('every YAML example in docs/ and the README works as shown', async () => {
-  const blocks = await yamlBlocks();
+  const blocks = await codeBlocks('yaml');
   assert.ok(blocks.filter(isPlaybook).length >= STEP_KINDS.length, 'the reference has an example per step kind');
   const named = blocks.filter((b) => fileName(b) !== undefined);
   const plans = [];
@@ -173,23 +173,8 @@ test('a default the schema states is what the compiler fills in when the field i
   assert.ok(checked >= 2);
 });
 
-/** The ```ts blocks of the README and of every page of docs/. */
-async function tsBlocks(): Promise<Block[]> {
-  const pages = [
-    'README.md',
-    ...(await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
-  ];
-  const blocks: Block[] = [];
-  for (const file of pages) {
-    const text = await readFile(join(root, file), 'utf8');
-    for (const m of text.matchAll(/^```ts\n([\s\S]*?)^```$/gm))
-      blocks.push({ file, line: text.slice(0, m.index).split('\n').length, text: m[1]! });
-  }
-  return blocks;
-}
-
 test('every TypeScript example runs as shown, against a reference workbench where it names MITK at port 8080', async () => {
-  const blocks = await tsBlocks();
+  const blocks = await codeBlocks('ts');
   assert.ok(blocks.length >= 2, 'the client library is shown');
   const workbench = await startTestWorkbench();
   try {
