@@ -1,42 +1,52 @@
-// Makes docs/report.png, the picture of the HTML report in the README: a small regression
-// run on the reference workbench in which one study's view changed, shown in Chromium.
+// Makes docs/report.png, the picture of the HTML report in the README and docs/reports.md: a
+// small regression run on the reference workbench in which one study's view changed, shown in
+// Chromium. The run happens in a project folder of a neutral name, and the report names its
+// files from that project's root, so the picture shows no machine's folders.
 // Run: node --import tsx scripts/report-picture.ts   (needs /usr/bin/chromium)
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPlaybook } from '../src/compile/index.js';
-import { HtmlReporter } from '../src/report/html.js';
+import { createReporters } from '../src/report/factory.js';
 import { runPlans } from '../src/run/runner.js';
 import { embeddedWorkbenches } from '../src/sim/embedded.js';
 import { writeDemoData } from '../src/sim/demo-data.js';
 
-const picture = new URL('../docs/report.png', import.meta.url).pathname;
-const dir = await mkdtemp(join(tmpdir(), 'wbplay-picture-'));
-// Paths in the report are shown relative to the working folder.
-process.chdir(dir);
-try {
-  await writeDemoData(join(dir, 'data'), { cohort: 3 });
-  const playbook = join(dir, 'regression.yaml');
-  await writeFile(
-    playbook,
-    `version: 1\nname: Regression\nforeach:\n  csv: data/studies.csv\nsteps:\n` +
-      `  - load: { file: "\${study.path}/ct.nrrd", as: ct }\n` +
-      `  - load: { file: "\${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }\n` +
-      `  - reinit: { nodes: [ct] }\n` +
-      `  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]\n` +
-      `  - set: { node: tumour, opacity: 0.6 }\n` +
-      `  - expect_image: { of: stdmulti/axial, golden: "goldens/\${study.name}.png", max_diff_ratio: 0.001 }\n`,
-  );
-  // Goldens recorded with the tumour at 0.6, then study-002 is checked with it at 0.2.
+const PLAYBOOK = [
+  'version: 1',
+  'name: Regression',
+  'foreach:',
+  '  csv: ../data/studies.csv',
+  'steps:',
+  '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
+  '  - load: { file: "${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }',
+  '  - reinit: { nodes: [ct] }',
+  '  - position: ["${study.tumour_x}", "${study.tumour_y}", "${study.tumour_z}"]',
+  '  - set: { node: tumour, opacity: 0.6 }',
+  '  - expect_image: { of: stdmulti/axial, golden: "goldens/${study.name}.png", max_diff_ratio: 0.001 }',
+  '',
+].join('\n');
+
+/**
+ * Runs the picture's regression in `<parent>/lung-regression` (goldens recorded with the tumour
+ * at 0.6, then study-002 checked with it at 0.2) and writes its HTML report, as `wbplay run`
+ * would, to `wbplay-out/` there; returns the report's path.
+ */
+export async function pictureReport(parent: string): Promise<string> {
+  const project = join(parent, 'lung-regression');
+  await mkdir(join(project, 'playbooks'), { recursive: true });
+  await writeDemoData(join(project, 'data'), { cohort: 3 });
+  const playbook = join(project, 'playbooks', 'regression.yaml');
+  await writeFile(playbook, PLAYBOOK);
+  const options = { env: {} };
   await runPlans({
-    plans: [loadPlaybook('regression.yaml')],
+    plans: [loadPlaybook(playbook, options)],
     workbenches: embeddedWorkbenches(1),
     reporter: {},
-    outputDir: join(dir, 'record'),
+    outputDir: join(project, 'record'),
   });
-  const plan = loadPlaybook('regression.yaml');
+  const plan = loadPlaybook(playbook, options);
   const changed = plan.cases.map((c) =>
     c.id === 'study-002'
       ? {
@@ -47,21 +57,38 @@ try {
         }
       : c,
   );
-  const out = join(dir, 'report');
+  const out = join(project, 'wbplay-out');
+  const reporter = createReporters(['html'], {
+    outputDir: out,
+    stream: { write: () => true },
+    isTTY: false,
+    env: {},
+    root: project,
+  });
   await runPlans({
     plans: [{ ...plan, cases: changed }],
     workbenches: embeddedWorkbenches(1),
-    reporter: new HtmlReporter(out),
+    reporter,
     outputDir: out,
     golden: { update: 'none', ci: true },
   });
+  return join(out, 'report.html');
+}
 
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 1250 }, deviceScaleFactor: 1 });
-  await page.goto(pathToFileURL(join(out, 'report.html')).href);
-  await page.waitForLoadState('networkidle');
-  await page.screenshot({ path: picture });
-  await browser.close();
-} finally {
-  await rm(dir, { recursive: true, force: true });
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { chromium } = await import('playwright-core');
+  const picture = fileURLToPath(new URL('../docs/report.png', import.meta.url));
+  const dir = await mkdtemp(join(tmpdir(), 'wbplay-picture-'));
+  try {
+    const report = await pictureReport(dir);
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1250 }, deviceScaleFactor: 1 });
+    await page.goto(pathToFileURL(report).href);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: picture });
+    await browser.close();
+    console.log(`wrote ${picture}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

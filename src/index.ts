@@ -70,7 +70,9 @@ export type {
   Attempt,
   Artefact,
   CaseInfo,
+  CaseList,
   CaseResult,
+  CaseSummary,
   ErrorInfo,
   ImageAssertion,
   Provenance,
@@ -83,7 +85,6 @@ export type {
   RunHead,
   RunResultTree,
 } from './result/result.js';
-export type { CaseList, CaseSummary } from './result/case-list.js';
 export { readProvenance } from './files/provenance.js';
 export type { FigureProvenance } from './files/provenance.js';
 

@@ -1,7 +1,8 @@
 // The public API is a decision: these lists are the whole surface of `import ... from 'wbplay'`,
 // so adding or removing a name is a visible change of this file in review.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -143,15 +144,21 @@ test('the package root exports exactly these types', async () => {
   assert.deepEqual(typeOnly.sort(), TYPES);
 });
 
-test('what the README shows imported from wbplay is exported', () => {
-  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+test('what the README and docs/ show imported from wbplay is exported', () => {
+  const docs = fileURLToPath(new URL('../docs/', import.meta.url));
+  const readme = [
+    readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8'),
+    ...readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(join(docs, f), 'utf8')),
+  ].join('\n');
   const imported = [...readme.matchAll(/import \{([^}]*)\} from 'wbplay'/g)].flatMap((m) =>
     (m[1] ?? '').split(',').map((n) => n.trim().replace(/^type /, '')),
   );
   const mentioned = [
     ...readme.matchAll(/`(?:const \w+ = await )?(\w+)\([^`]*\)` \((?:also )?exported by `wbplay`\)/g),
   ].map((m) => m[1] ?? '');
-  assert.ok(imported.length > 0 && mentioned.length > 0, 'the README shows the API');
+  assert.ok(imported.length > 0 && mentioned.length > 0, 'the docs show the API');
   for (const name of [...imported, ...mentioned])
     assert.ok(VALUES.includes(name) || TYPES.includes(name), `${name} is not exported`);
 });

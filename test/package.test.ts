@@ -1,18 +1,37 @@
 // What the published package carries: the licence package.json names, a changelog entry for its
-// version, schemas, and compiled code without source maps that would point at files npm leaves out.
+// version, schemas and docs, compiled code without source maps that would point at files npm
+// leaves out, and, as runtime dependencies, exactly the packages that compiled code loads.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   version: string;
   license: string;
   files: string[];
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
+
+let out = '';
+let built: string[] = [];
+
+before(async () => {
+  out = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
+    { cwd: root },
+  );
+  built = (await readdir(out, { recursive: true })).map(String);
+});
+
+after(() => rm(out, { recursive: true, force: true }));
 
 test('the LICENSE file is the licence package.json names, and the changelog has the package version', async () => {
   assert.equal(pkg.license, 'Apache-2.0');
@@ -20,22 +39,115 @@ test('the LICENSE file is the licence package.json names, and the changelog has 
   assert.match(license, /Apache License\s+Version 2\.0, January 2004/);
   const changelog = await readFile(join(root, 'CHANGELOG.md'), 'utf8');
   assert.match(changelog, new RegExp(`^## ${pkg.version.replace(/\./g, '\\.')}\\b`, 'm'));
-  assert.deepEqual(pkg.files.sort(), ['dist', 'schemas']);
 });
 
-test('the build that npm publishes holds no source maps', async (t) => {
-  const out = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
-  t.after(() => rm(out, { recursive: true, force: true }));
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
-    { cwd: root },
-  );
-  const files = (await readdir(out, { recursive: true })).map(String);
-  assert.ok(files.includes(join('cli', 'main.js')));
+test('the build that npm publishes holds no source maps', async () => {
+  assert.ok(built.includes(join('cli', 'main.js')));
   assert.deepEqual(
-    files.filter((f) => f.endsWith('.map')),
+    built.filter((f) => f.endsWith('.map')),
     [],
   );
   assert.doesNotMatch(await readFile(join(out, 'cli', 'main.js'), 'utf8'), /sourceMappingURL/);
+});
+
+/** The packages a piece of compiled code loads: imports, `import()`, `require` and `resolve` of a bare name. */
+function loadedPackages(code: string): Set<string> {
+  const names = new Set<string>();
+  // `loadOnFirstUse('pngjs')` is the image codecs' lazy require (image/codec-loader.ts).
+  const load =
+    /(?:\bfrom|\bimport\s*\(|\brequire\s*\(|\bcreateRequire\([^)]*\)\s*\(|\.resolve\s*\(|\bloadOnFirstUse\s*\(|^\s*import)\s*['"]([^'"]+)['"]/gm;
+  for (const [, specifier] of code.matchAll(load)) {
+    if (specifier!.startsWith('.') || specifier!.startsWith('node:') || builtinModules.includes(specifier!)) continue;
+    const parts = specifier!.split('/');
+    names.add(specifier!.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+  }
+  return names;
+}
+
+/** Named in built code but loaded only when running from source: sim/embedded.ts's worker under tsx. */
+const FROM_SOURCE_ONLY = ['tsx'];
+
+test('the packages the build loads are exactly the runtime dependencies', async () => {
+  const loaded = new Set<string>();
+  for (const file of built.filter((f) => f.endsWith('.js')))
+    for (const name of loadedPackages(await readFile(join(out, file), 'utf8'))) loaded.add(name);
+  const declared = Object.keys(pkg.dependencies).sort();
+  for (const name of FROM_SOURCE_ONLY) assert.ok(name in pkg.devDependencies, `${name} is a development tool`);
+  assert.deepEqual(
+    declared.filter((d) => !loaded.has(d)),
+    [],
+    'runtime dependencies no built file loads: move them to devDependencies',
+  );
+  assert.deepEqual(
+    [...loaded].filter((l) => !declared.includes(l) && !FROM_SOURCE_ONLY.includes(l)).sort(),
+    [],
+    'packages the build loads that are not runtime dependencies',
+  );
+});
+
+test('what counts as loading a package', () => {
+  const code = [
+    "import { Command } from 'commander';",
+    "import '@scope/side-effect/register.js';",
+    "const { Resvg } = await import('@resvg/resvg-js');",
+    "const eq = require('ajv/dist/runtime/equal').default;",
+    "const fonts = createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json');",
+    "const png = loadOnFirstUse('pngjs');",
+    "const yaml = createRequire(import.meta.url)('yaml');",
+    "import { join } from 'node:path'; import { readFile } from 'fs'; import x from './x.js';",
+    "const format = 'undici';",
+  ].join('\n');
+  assert.deepEqual([...loadedPackages(code)].sort(), [
+    '@resvg/resvg-js',
+    '@scope/side-effect',
+    'ajv',
+    'commander',
+    'dejavu-fonts-ttf',
+    'pngjs',
+    'yaml',
+  ]);
+});
+
+interface PackedFile {
+  path: string;
+  size: number;
+}
+
+/** The files `npm pack` puts in the tarball (dist/ as it is in the working tree). */
+function packedFiles(): PackedFile[] {
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as { files: PackedFile[] }[];
+  return packed[0]!.files;
+}
+
+test('the packed package holds what runs and what a user reads: no tests, sources, maps or tools', async () => {
+  const paths = packedFiles().map((f) => f.path);
+  const unwanted = paths.filter(
+    (p) =>
+      /^(test|bench|scripts|src|examples|node_modules|\.ci)\//.test(p) ||
+      p.endsWith('.map') ||
+      (p.endsWith('.ts') && !p.endsWith('.d.ts')) ||
+      /\.test\.[jt]s$/.test(p),
+  );
+  assert.deepEqual(unwanted, []);
+  for (const needed of [
+    'package.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    'schemas/playbook.schema.json',
+    'schemas/config.schema.json',
+    'schemas/report.schema.json',
+    'schemas/layout.schema.json',
+  ])
+    assert.ok(paths.includes(needed), `${needed} is packed`);
+  // The docs a user needs beside the package: every page of docs/ and nothing else of that folder.
+  const docs = (await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  assert.ok(docs.includes('docs/README.md'), 'docs/ has its index');
+  assert.deepEqual(paths.filter((p) => p.startsWith('docs/')).sort(), docs.sort());
 });

@@ -11,10 +11,11 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
     .option('--grep <regex>', 'only checks whose case name or golden path matches')
     .action(async (dir: string, opts: { grep?: string }) => {
       try {
-        const [{ openReport }, { acceptCheck, reviewableChecks }, { refuseHeld }] = await Promise.all([
+        const [{ openReport }, { acceptCheck, reviewableChecks }, { refuseHeld }, { projectRoot }] = await Promise.all([
           import('../report/read-report.js'),
           import('../report/golden-review.js'),
           import('../files/folder-lock.js'),
+          import('./config.js'),
         ]);
         let grep: RegExp | undefined;
         try {
@@ -25,7 +26,7 @@ export const registerAccept: RegisterCommand = (program, setExitCode) => {
         const outputDir = resolve(dir);
         // A run in the folder is rewriting the report and the captures these goldens would come from.
         await refuseHeld(outputDir, 'accept its captures');
-        const checks = (await reviewableChecks(await openReport(outputDir), outputDir)).filter(
+        const checks = (await reviewableChecks(await openReport(outputDir), outputDir, projectRoot())).filter(
           (c) => !grep || grep.test(c.caseName) || grep.test(c.golden),
         );
         for (const check of checks) {

@@ -49,6 +49,12 @@ export function findConfig(cwd: string = process.cwd()): string | undefined {
   }
 }
 
+/** The project root, which reports name files from: the configuration file's folder, else `cwd`. */
+export function projectRoot(cwd: string = process.cwd()): string {
+  const file = findConfig(cwd);
+  return file !== undefined ? dirname(file) : resolve(cwd);
+}
+
 /**
  * The configuration that applies in `cwd`, checked against schemas/config.schema.json; none
  * when there is no file. A file with problems is reported like a playbook (file:line:col) and

@@ -12,10 +12,11 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports }, { writeReportFiles }, { FolderLock, refuseHeld }] = await Promise.all([
+      const [{ mergeReports }, { writeReportFiles }, { FolderLock, refuseHeld }, { projectRoot }] = await Promise.all([
         import('../report/merge.js'),
         import('../report/factory.js'),
         import('../files/folder-lock.js'),
+        import('./config.js'),
       ]);
       const out = resolve(opts.out);
       try {
@@ -25,7 +26,7 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
         let result, written;
         try {
           result = await mergeReports(dirs, out);
-          written = await writeReportFiles(result, out);
+          written = await writeReportFiles(result, out, undefined, projectRoot());
         } finally {
           await lock.release();
         }

@@ -224,13 +224,19 @@ async function runLocked(
     );
   }
 
-  const [{ runPlans }, { chooseReporters, createReporters, parseReporterNames }, { parseShard }, source] =
-    await Promise.all([
-      import('../run/runner.js'),
-      import('../report/factory.js'),
-      import('../run/shard.js'),
-      workbenchSource(choice),
-    ]);
+  const [
+    { runPlans },
+    { chooseReporters, createReporters, parseReporterNames },
+    { parseShard },
+    { projectRoot },
+    source,
+  ] = await Promise.all([
+    import('../run/runner.js'),
+    import('../report/factory.js'),
+    import('../run/shard.js'),
+    import('./config.js'),
+    workbenchSource(choice),
+  ]);
   const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
   const isTTY = process.stdout.isTTY === true;
   const reporters = createReporters(chooseReporters(parseReporterNames(opts.reporter), isTTY, opts.quiet === true), {
@@ -238,6 +244,7 @@ async function runLocked(
     stream: process.stdout,
     isTTY,
     env: process.env,
+    root: projectRoot(),
   });
 
   const ci = isCi(process.env);

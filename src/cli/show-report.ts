@@ -19,12 +19,13 @@ export const registerShowReport: RegisterCommand = (program, setExitCode) => {
         const port = opts.port === undefined ? 0 : wholeNumber(opts.port);
         if (port === undefined || port > 65535)
           throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
-        const [{ startReviewServer }, { refuseHeld }] = await Promise.all([
+        const [{ startReviewServer }, { refuseHeld }, { projectRoot }] = await Promise.all([
           import('../report/review-server.js'),
           import('../files/folder-lock.js'),
+          import('./config.js'),
         ]);
         await refuseHeld(resolve(dir), 'open its report');
-        const server = await startReviewServer({ outputDir: dir, host: opts.host, port });
+        const server = await startReviewServer({ outputDir: dir, host: opts.host, port, root: projectRoot() });
         console.log(`Serving the report of ${dir} at ${server.url} (Ctrl-C to stop)`);
         if (opts.open && canOpenBrowser()) openBrowser(server.url);
         await new Promise<void>((done) => {

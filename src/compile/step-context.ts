@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
 import { closest, suggestion } from '../diagnostics/did-you-mean.js';
 import { displayPath } from '../playbook/source.js';
@@ -74,14 +74,18 @@ export class StepContext implements StepCompileContext {
     this.state.inputs.add(abs);
     // A path made from a study not known yet (`<study.path>`) cannot be checked.
     if (this.checkFiles && !/<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>/.test(value) && !existsSync(abs)) {
-      this.error(
-        'FILE_NOT_FOUND',
-        path,
-        `file not found: \`${value}\``,
-        `looked for ${displayPath(abs, this.session.options.displayRoot)}; relative paths start at the playbook's folder`,
-      );
+      this.error('FILE_NOT_FOUND', path, `file not found: \`${value}\``, this.missingFileHint(abs));
     }
     return abs;
+  }
+
+  /** Where the file was looked for; a folder missing as a whole is most often data not made yet. */
+  private missingFileHint(abs: string): string {
+    const shown = (p: string): string => displayPath(p, this.session.options.displayRoot);
+    const folder = dirname(abs);
+    if (!existsSync(folder))
+      return `looked for ${shown(abs)}, and the folder ${shown(folder)} does not exist; if it is for the demo data, make it with: npx wbplay demo-data ${shown(folder)}`;
+    return `looked for ${shown(abs)}; relative paths start at the playbook's folder`;
   }
 
   outputFile(value: string, path: ValuePath): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { portablePath } from './portable-path.js';
+import { slashes } from './portable-path.js';
 
 export interface HashRecord {
   size: number;
@@ -18,7 +18,7 @@ export class FileHasher {
 
   /** Known files by their portable path (`/` everywhere), as the journal writes them. */
   constructor(seed: Record<string, HashRecord> = {}) {
-    for (const [path, record] of Object.entries(seed)) this.known.set(portablePath(path), record);
+    for (const [path, record] of Object.entries(seed)) this.known.set(slashes(path), record);
   }
 
   /** The hash of a file, or undefined when it does not exist. */
@@ -29,10 +29,10 @@ export class FileHasher {
     } catch {
       return undefined;
     }
-    const cached = this.known.get(portablePath(path));
+    const cached = this.known.get(slashes(path));
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.sha256;
     const sha256 = await hashStream(path);
-    this.known.set(portablePath(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    this.known.set(slashes(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
     return sha256;
   }
 
@@ -40,18 +40,18 @@ export class FileHasher {
   async remember(path: string, bytes: Uint8Array): Promise<string> {
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const st = await stat(path);
-    this.known.set(portablePath(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    this.known.set(slashes(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
     return sha256;
   }
 
   /** Drops what is known of files no one will ask about again (a finished study's outputs). */
   forget(paths: Iterable<string>): void {
-    for (const path of paths) this.known.delete(portablePath(path));
+    for (const path of paths) this.known.delete(slashes(path));
   }
 
   /** What is known of one file, if it was hashed. */
   recordOf(path: string): HashRecord | undefined {
-    return this.known.get(portablePath(path));
+    return this.known.get(slashes(path));
   }
 
   snapshot(): Record<string, HashRecord> {

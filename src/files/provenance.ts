@@ -1,4 +1,5 @@
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import * as nodePath from 'node:path';
+import { portablePath, type PathModule } from './portable-path.js';
 import { addPngText, readPngText } from '../image/png-text.js';
 
 /** What made a figure, carried inside the PNG so the file can always be traced back. */
@@ -69,21 +70,21 @@ export function readProvenance(png: Uint8Array): FigureProvenance | undefined {
 
 /**
  * Provenance without the machine's folders, so a figure made from the same playbook and data has
- * the same bytes on every machine: the playbook by its file name, an input inside the playbook's
- * folder by its path from there, one elsewhere (a data folder named on the command line) by its
- * file name. The hashes say which data it was.
+ * the same bytes on every machine and platform: the playbook by its file name, an input inside the
+ * playbook's folder by its path from there (with `/`, also on Windows), one elsewhere (a data
+ * folder named on the command line) by its file name. The hashes say which data it was.
  */
-export function portableProvenance(p: FigureProvenance): FigureProvenance {
-  const base = dirname(resolve(p.playbook));
-  const portable = (path: string): string => {
-    const rel = relative(base, resolve(path));
-    return rel.startsWith('..') || isAbsolute(rel) ? basename(path) : rel.split(sep).join('/');
+export function portableProvenance(p: FigureProvenance, path: PathModule = nodePath): FigureProvenance {
+  const base = path.dirname(path.resolve(p.playbook));
+  const portable = (file: string): string => {
+    const name = portablePath(base, file, path);
+    return path.isAbsolute(name) ? path.basename(file) : name;
   };
   const inputs: Record<string, string> = {};
-  for (const [path, hash] of Object.entries(p.inputs ?? {})) {
-    let key = portable(path);
-    for (let n = 2; key in inputs; n++) key = `${portable(path)} (${n})`;
+  for (const [file, hash] of Object.entries(p.inputs ?? {})) {
+    let key = portable(file);
+    for (let n = 2; key in inputs; n++) key = `${portable(file)} (${n})`;
     inputs[key] = hash;
   }
-  return { ...p, playbook: basename(p.playbook), ...(p.inputs !== undefined ? { inputs } : {}) };
+  return { ...p, playbook: path.basename(p.playbook), ...(p.inputs !== undefined ? { inputs } : {}) };
 }

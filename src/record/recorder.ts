@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, extname, join, relative } from 'node:path';
+import { dirname, extname, join } from 'node:path';
 import type { Camera, NodeInfo, Vec3 } from '../api/wire.js';
 import type { WorkbenchClient } from '../client/index.js';
+import { portableLink } from '../files/portable-path.js';
 
 export interface RecordOptions {
   /** Where the playbook will be written: the files it loads are written relative to it. */
@@ -65,7 +66,7 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
     }
     const props = await displayOf(client, node.uid);
     display.set(node.uid, props);
-    const fields: string[] = [`file: ${quote(relative(here, file))}`, `as: ${alias}`, `name: ${quote(node.name)}`];
+    const fields: string[] = [`file: ${quote(portableLink(here, file))}`, `as: ${alias}`, `name: ${quote(node.name)}`];
     if (node.parent_uid !== null) fields.push(`parent: ${aliases.get(node.parent_uid)!}`);
     if (!props.visible) fields.push('visible: false');
     if (props.opacity !== DEFAULT_OPACITY) fields.push(`opacity: ${num(props.opacity)}`);
@@ -85,7 +86,7 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
   if (mxnActive) {
     const layoutFile = join(options.dataDir, 'layout.json');
     await writeFile(layoutFile, `${JSON.stringify(await client.mxn.layout(), null, 2)}\n`);
-    steps.push(`  - layout: { file: ${quote(relative(here, layoutFile))} }`);
+    steps.push(`  - layout: { file: ${quote(portableLink(here, layoutFile))} }`);
   }
 
   // Per-window visibility and layer, where a window differs from the node's own.

@@ -7,6 +7,7 @@ import { HtmlReporter, writeHtmlReport } from './html.js';
 import { JsonReporter, writeJsonReport } from './json.js';
 import { JunitReporter, writeJunitReport } from './junit.js';
 import { LineReporter } from './line.js';
+import { ReportNames, withNames } from './names.js';
 import { ReportError } from './report-error.js';
 import type { OutputStream, Reporter } from '../result/reporter.js';
 import { TaskListReporter } from './tasklist.js';
@@ -26,6 +27,8 @@ export interface ReporterSetup {
   stream: OutputStream;
   isTTY: boolean;
   env: Readonly<Record<string, string | undefined>>;
+  /** The project root that reports name files from (the configuration file's folder); default: the working folder. */
+  root?: string;
 }
 
 /** Without `--reporter`: the live task list on a terminal, lines elsewhere, and the JSON and HTML files. */
@@ -84,37 +87,44 @@ function isReporterName(name: string): name is ReporterName {
 export function createReporters(names: readonly string[] | undefined, setup: ReporterSetup): ReporterFanout {
   const chosen = names && names.length > 0 ? parseReporterNames(names) : defaultReporterNames(setup.isTTY);
   const color = useColor(setup.isTTY, setup.env);
+  const root = setup.root ?? process.cwd();
+  const naming = new ReportNames(root, setup.outputDir);
   const reporters = chosen.map((name): Reporter => {
     switch (name) {
       case 'tasklist':
         // Some CI terminals are TTYs that report 0 columns: a live list there draws nothing
         // but cursor codes, so it falls back to lines.
         return setup.isTTY && setup.stream.columns === 0
-          ? new LineReporter({ stream: setup.stream, color })
-          : new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY });
+          ? new LineReporter({ stream: setup.stream, color, names: naming })
+          : new TaskListReporter({ stream: setup.stream, color, live: setup.isTTY, names: naming });
       case 'line':
-        return new LineReporter({ stream: setup.stream, color });
+        return new LineReporter({ stream: setup.stream, color, names: naming });
       case 'json':
         return new JsonReporter(setup.outputDir);
       case 'junit':
-        return new JunitReporter(setup.outputDir);
+        return new JunitReporter(setup.outputDir, root);
       case 'html':
-        return new HtmlReporter(setup.outputDir);
+        return new HtmlReporter(setup.outputDir, root);
       case 'github':
         return new GithubReporter(setup.stream);
     }
   });
-  return new ReporterFanout(reporters);
+  // Every reporter sees the files of the run by the names that travel (names.ts).
+  return new ReporterFanout(reporters.map((r) => withNames(r, naming)));
 }
 
-/** Writes report files for a result that did not come from a live run (merged shards); returns their paths. */
+/**
+ * Writes report files for a result that did not come from a live run (merged shards), whose
+ * names are those of its reports already; returns their paths.
+ */
 export async function writeReportFiles(
   result: RunResult,
   outputDir: string,
   formats: readonly (typeof FILE_REPORTERS)[number][] = FILE_REPORTERS,
+  root?: string,
 ): Promise<string[]> {
   const writers = { json: writeJsonReport, junit: writeJunitReport, html: writeHtmlReport };
   const paths: string[] = [];
-  for (const format of formats) paths.push(await writers[format](result, outputDir));
+  for (const format of formats) paths.push(await writers[format](result, outputDir, root));
   return paths;
 }

@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write.js';
-import type { RunResult } from '../result/result.js';
+import { localPath } from '../files/portable-path.js';
+import type { CaseResult, RunResult } from '../result/result.js';
+import { ReportError } from './report-error.js';
 
 /** A failed image check of a finished run whose capture may become its golden. */
 export interface ReviewableCheck {
@@ -16,10 +19,10 @@ export interface ReviewableCheck {
 
 /**
  * The failed `expect_image` checks of a run that left a capture: the only goldens a review may
- * write, so a request can name a check but never a path.
+ * write, so a request can name a check but never a path. Goldens are named from the project
+ * root (`root`), captures from the output folder.
  */
-export async function reviewableChecks(result: RunResult, outputDir: string): Promise<ReviewableCheck[]> {
-  const at = (path: string): string => (isAbsolute(path) ? path : resolve(outputDir, path));
+export async function reviewableChecks(result: RunResult, outputDir: string, root: string): Promise<ReviewableCheck[]> {
   const failed = [...result.cases.summaries.entries()].filter(([, c]) => c.status === 'failed').map(([i]) => i);
   const checks: ReviewableCheck[] = [];
   let n = 0;
@@ -28,16 +31,31 @@ export async function reviewableChecks(result: RunResult, outputDir: string): Pr
     for (const s of c.steps) {
       const actual = s.artefacts.find((a) => a.kind === 'actual');
       if (s.kind !== 'expect_image' || s.status !== 'failed' || !s.image || !actual) continue;
+      if (!isAbsolute(s.image.golden)) sameProject(c, root);
       checks.push({
         key: `${position}.${s.index}`,
         caseName: c.name,
         step: s.index,
-        golden: at(s.image.golden),
-        actual: at(actual.path),
+        golden: localPath(root, s.image.golden),
+        actual: localPath(outputDir, actual.path),
       });
     }
   }
   return checks;
+}
+
+/**
+ * A golden named from the project root is written there only when the root is the project the
+ * run was made in: its playbook is found where the report names it. Otherwise (the command run
+ * from another folder) the golden would land in the wrong place.
+ */
+function sameProject(c: CaseResult, root: string): void {
+  if (isAbsolute(c.playbook) || existsSync(localPath(root, c.playbook))) return;
+  throw new ReportError(
+    'OTHER_PROJECT',
+    `the report names its playbook ${c.playbook} from the project root, and ${root} has none`,
+    "run the command in the project's folder (where wbplay.config.yaml is, or where the run was started)",
+  );
 }
 
 /** Promotes a check's capture to its golden, written atomically (the capture's own bytes). */

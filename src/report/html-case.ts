@@ -1,5 +1,6 @@
 import type { Artefact, CaseResult, Status, StepResult } from '../result/result.js';
 import { artefactUrl, esc } from './html-escape.js';
+import { isFailedImageCheck } from './hints.js';
 import { firstProblem, formatDuration, formatError, formatImage, formatSpan, stepProblem } from './report-text.js';
 
 /** The markup of one case and its steps; every value from a playbook or server goes through `esc`. */
@@ -10,6 +11,8 @@ export interface CaseMarkupContext {
   args: Record<string, { args: unknown; resolvedArgs?: unknown }>;
   /** Served for review: the checks (`<case index>.<step index>`) that may be accepted. */
   reviewable?: ReadonlySet<string>;
+  /** The hint of a failed image check as a reader of this page acts on it. */
+  imageHint?: string;
 }
 
 const ICONS: Record<Status, string> = { passed: '✔', failed: '✖', error: '!', skipped: '–' };
@@ -85,7 +88,7 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check
   const body: string[] = [];
   if (step.status === 'skipped' && step.skippedReason)
     body.push(`<div class="skip-reason">Skipped: ${esc(step.skippedReason)}</div>`);
-  if (step.status === 'failed' || step.status === 'error') body.push(problemMarkup(step));
+  if (step.status === 'failed' || step.status === 'error') body.push(problemMarkup(step, ctx));
   if (step.attempts.length > 1) body.push(attemptsMarkup(step));
   if (step.notices.length > 0)
     body.push(`<ul class="notices">${step.notices.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>`);
@@ -106,7 +109,7 @@ function stepMarkup(step: StepResult, key: string, ctx: CaseMarkupContext, check
   return `<li class="step ${step.status}">${head}<div class="step-body">${body.join('')}</div></li>`;
 }
 
-function problemMarkup(step: StepResult): string {
+function problemMarkup(step: StepResult, ctx: CaseMarkupContext): string {
   const lines: string[] = [];
   if (step.error) {
     const status = step.error.status !== undefined ? ` (HTTP ${step.error.status})` : '';
@@ -115,7 +118,8 @@ function problemMarkup(step: StepResult): string {
   if (step.image && !step.error?.message.includes(step.image.message))
     lines.push(`<div>${esc(step.image.message)}</div>`);
   if (lines.length === 0) lines.push(`<div>${esc(stepProblem(step) ?? step.status)}</div>`);
-  if (step.error?.hint) lines.push(`<div class="hint">Hint: ${esc(step.error.hint)}</div>`);
+  const hint = ctx.imageHint !== undefined && isFailedImageCheck(step.error) ? ctx.imageHint : step.error?.hint;
+  if (hint) lines.push(`<div class="hint">Hint: ${esc(hint)}</div>`);
   return `<div class="problem">${lines.join('')}</div>`;
 }
 

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { writeChunksAtomic } from '../files/atomic-write.js';
-import type { CaseSummary } from '../result/case-list.js';
-import type { RunResult, Status } from '../result/result.js';
+import type { CaseSummary, RunResult, Status } from '../result/result.js';
 import { caseMarkup, caseSearchText, stepArgs, type CaseMarkupContext } from './html-case.js';
 import { esc, jsonForScript } from './html-escape.js';
 import { HTML_SCRIPT, REVIEW_SCRIPT } from './html-script.js';
 import { HTML_STYLE } from './html-style.js';
+import { htmlImageHint } from './hints.js';
+import { ReportNames } from './names.js';
 import type { Reporter } from '../result/reporter.js';
 import { formatDuration, formatSummary } from './report-text.js';
 
@@ -19,6 +20,8 @@ const gzipped = promisify(gzip);
 export interface HtmlOptions {
   /** The folder the report is written to; artefact paths are made relative to it. */
   outputDir?: string;
+  /** How the output folder is named in the commands of hints. */
+  names?: ReportNames;
   /**
    * Served by `wbplay show-report`: failed image checks get accept buttons that post to the
    * server with this per-server token. A report written to disk has none.
@@ -47,6 +50,7 @@ export async function* htmlChunks(result: RunResult, options: HtmlOptions = {}):
     args: {},
     ...(options.outputDir ? { outputDir: options.outputDir } : {}),
     ...(options.review ? { reviewable: options.review.checks } : {}),
+    ...(options.names ? { imageHint: htmlImageHint(options.names.outputName, options.review !== undefined) } : {}),
   };
   const ordered = [...summaries.keys()].sort(
     (a, b) => ORDER[(summaries[a] as CaseSummary).status] - ORDER[(summaries[b] as CaseSummary).status] || a - b,
@@ -159,18 +163,25 @@ export async function renderHtml(result: RunResult, options: HtmlOptions = {}): 
   return chunks.join('');
 }
 
-export async function writeHtmlReport(result: RunResult, outputDir: string): Promise<string> {
+/** Writes `<out>/report.html`; its hints name the output folder from the project root (`root`, else the working folder). */
+export async function writeHtmlReport(result: RunResult, outputDir: string, root?: string): Promise<string> {
   const path = join(outputDir, HTML_REPORT_FILE);
-  await writeChunksAtomic(path, htmlChunks(result, { outputDir }));
+  await writeChunksAtomic(
+    path,
+    htmlChunks(result, { outputDir, names: new ReportNames(root ?? process.cwd(), outputDir) }),
+  );
   return path;
 }
 
 export class HtmlReporter implements Reporter {
   readonly name = 'html';
-  constructor(private readonly outputDir: string) {}
+  constructor(
+    private readonly outputDir: string,
+    private readonly root?: string,
+  ) {}
 
   async onRunEnd(result: RunResult): Promise<void> {
-    await writeHtmlReport(result, this.outputDir);
+    await writeHtmlReport(result, this.outputDir, this.root);
   }
 }
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { writeChunksAtomic } from '../files/atomic-write.js';
-import type { CaseSummary } from '../result/case-list.js';
-import type { CaseResult, RunResult, StepResult } from '../result/result.js';
+import type { CaseResult, CaseSummary, RunResult, StepResult } from '../result/result.js';
 import type { Reporter } from '../result/reporter.js';
+import { ReportNames } from './names.js';
 import {
   firstProblem,
   formatDuration,
@@ -21,7 +21,7 @@ export const JUNIT_REPORT_FILE = 'junit.xml';
  * `<failure>`, a step that could not run an `<error>`, a case that did not run `<skipped>`.
  * The counts come from the cases' summaries, so the cases themselves are read one at a time.
  */
-export async function* junitChunks(result: RunResult): AsyncIterable<string> {
+export async function* junitChunks(result: RunResult, names?: ReportNames): AsyncIterable<string> {
   const summaries = result.cases.summaries;
   const suites = groupByPlaybook(summaries);
   const timestamp = xmlTimestamp(result.startedAt);
@@ -36,7 +36,7 @@ export async function* junitChunks(result: RunResult): AsyncIterable<string> {
     yield `  <testsuite ${attrs({ name: playbook, id: id++, tests: c.tests, failures: c.failures, errors: c.errors, skipped: c.skipped, time, timestamp })}>\n`;
     for (const line of properties(result, playbook)) yield `${line}\n`;
     for await (const k of result.cases.pick(positions))
-      yield testcase(k)
+      yield testcase(k, names)
         .map((line) => `${line}\n`)
         .join('');
     yield '  </testsuite>\n';
@@ -44,28 +44,32 @@ export async function* junitChunks(result: RunResult): AsyncIterable<string> {
   yield '</testsuites>\n';
 }
 
-export async function renderJunit(result: RunResult): Promise<string> {
+export async function renderJunit(result: RunResult, names?: ReportNames): Promise<string> {
   const chunks: string[] = [];
-  for await (const chunk of junitChunks(result)) chunks.push(chunk);
+  for await (const chunk of junitChunks(result, names)) chunks.push(chunk);
   return chunks.join('');
 }
 
-export async function writeJunitReport(result: RunResult, outputDir: string): Promise<string> {
+/** Writes `<out>/junit.xml`; attachments are named from the project root (`root`, else the working folder). */
+export async function writeJunitReport(result: RunResult, outputDir: string, root?: string): Promise<string> {
   const path = join(outputDir, JUNIT_REPORT_FILE);
-  await writeChunksAtomic(path, junitChunks(result));
+  await writeChunksAtomic(path, junitChunks(result, new ReportNames(root ?? process.cwd(), outputDir)));
   return path;
 }
 
 export class JunitReporter implements Reporter {
   readonly name = 'junit';
-  constructor(private readonly outputDir: string) {}
+  constructor(
+    private readonly outputDir: string,
+    private readonly root?: string,
+  ) {}
 
   async onRunEnd(result: RunResult): Promise<void> {
-    await writeJunitReport(result, this.outputDir);
+    await writeJunitReport(result, this.outputDir, this.root);
   }
 }
 
-function testcase(k: CaseResult): string[] {
+function testcase(k: CaseResult, names: ReportNames | undefined): string[] {
   const open = `    <testcase ${attrs({ name: k.name, classname: k.playbook, time: seconds(k.durationMs) })}>`;
   const lines = [open];
   const problem = firstProblem(k);
@@ -73,31 +77,34 @@ function testcase(k: CaseResult): string[] {
     const tag = k.status === 'failed' ? 'failure' : 'error';
     const message = problem ? (stepProblem(problem) ?? k.status) : k.status;
     const type = problem?.error?.code ?? (problem?.image ? `image-${problem.image.outcome}` : k.status);
-    lines.push(`      <${tag} ${attrs({ message, type })}>${text(problem ? problemDetails(problem) : '')}</${tag}>`);
+    lines.push(
+      `      <${tag} ${attrs({ message, type })}>${text(problem ? problemDetails(problem, names) : '')}</${tag}>`,
+    );
   } else if (k.status === 'skipped') {
     const reason = k.steps.find((s) => s.skippedReason)?.skippedReason;
     lines.push(`      <skipped${reason ? ` ${attrs({ message: reason })}` : ''}/>`);
   }
-  lines.push(`      <system-out>${text([...k.steps.map(stepLine), ...attachments(k)].join('\n'))}</system-out>`);
+  lines.push(`      <system-out>${text([...k.steps.map(stepLine), ...attachments(k, names)].join('\n'))}</system-out>`);
   lines.push('    </testcase>');
   return lines;
 }
 
 /**
  * The images of failed checks as attachment lines (`[[ATTACHMENT|path]]`), which Jenkins'
- * attachments plugin and GitLab show beside the test; paths are those of the report, relative
- * to the output folder where junit.xml lies.
+ * attachments plugin and GitLab show beside the test. CI servers look for them from the
+ * project's folder, so they are named from the project root; without names, from the output
+ * folder where junit.xml lies.
  */
-function attachments(k: CaseResult): string[] {
+function attachments(k: CaseResult, names: ReportNames | undefined): string[] {
   const shown = new Set(['expected', 'actual', 'diff']);
   return k.steps
     .filter((s) => s.status === 'failed' || s.status === 'error')
     .flatMap((s) => s.artefacts.filter((a) => shown.has(a.kind)))
-    .map((a) => `[[ATTACHMENT|${a.path}]]`);
+    .map((a) => `[[ATTACHMENT|${names ? names.artefactName(a) : a.path}]]`);
 }
 
 /** What a person needs to find and fix the problem without opening the HTML report. */
-function problemDetails(step: StepResult): string {
+function problemDetails(step: StepResult, names: ReportNames | undefined): string {
   const lines = [`${stepLabel(step)} at ${formatSpan(step.span)}`];
   if (step.error) lines.push(formatError(step.error));
   if (step.image) {
@@ -106,7 +113,7 @@ function problemDetails(step: StepResult): string {
     if (numbers) lines.push(numbers);
   }
   if (step.error?.hint) lines.push(`hint: ${step.error.hint}`);
-  for (const a of step.artefacts) lines.push(`${a.kind}: ${a.path}`);
+  for (const a of step.artefacts) lines.push(`${a.kind}: ${names ? names.artefactName(a) : a.path}`);
   return lines.join('\n');
 }
 

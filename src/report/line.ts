@@ -1,6 +1,8 @@
 import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
+import { isFailedImageCheck, terminalImageHint } from './hints.js';
+import type { ReportNames } from './names.js';
 import {
   formatDuration,
   formatError,
@@ -17,6 +19,8 @@ export interface LineReporterOptions {
   stream: OutputStream;
   /** Decided by the caller from the stream and the environment (see `useColor`). */
   color?: boolean;
+  /** How files are named: artefacts from the project root, the output folder in commands. */
+  names?: ReportNames;
 }
 
 /**
@@ -31,10 +35,12 @@ export class LineReporter implements Reporter {
   private total = 0;
   /** Case keys finished so far; a case retried on another workbench counts once. */
   private readonly finished = new Set<string>();
+  private readonly names: ReportNames | undefined;
 
   constructor(options: LineReporterOptions) {
     this.stream = options.stream;
     this.palette = createPalette(options.color ?? false);
+    this.names = options.names;
   }
 
   onRunStart(info: RunStartInfo): void {
@@ -72,9 +78,12 @@ export class LineReporter implements Reporter {
       const numbers = formatImage(result.image);
       if (numbers) details.push(numbers);
     }
-    if (result.error?.hint) details.push(`hint: ${result.error.hint}`);
+    const hint =
+      this.names && isFailedImageCheck(result.error) ? terminalImageHint(this.names.outputArg) : result.error?.hint;
+    if (hint) details.push(`hint: ${hint}`);
     for (const artefact of result.artefacts) {
-      if (artefact.kind === 'diff' || artefact.kind === 'actual') details.push(`${artefact.kind}: ${artefact.path}`);
+      if (artefact.kind === 'diff' || artefact.kind === 'actual')
+        details.push(`${artefact.kind}: ${this.names ? this.names.artefactName(artefact) : artefact.path}`);
     }
     details.push(`at ${formatSpan(result.span)}`);
     for (const detail of details) this.write(indent(printable(detail), '    '));

@@ -1,15 +1,18 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { portableLink } from '../files/portable-path.js';
 import {
   RESULT_VERSION,
   runStatus,
   summarize,
   type Artefact,
+  type CaseReader,
   type CaseResult,
+  type CaseSummary,
   type Provenance,
   type RunResult,
 } from '../result/result.js';
 import { postRunStages } from '../steps/post-run/stages.js';
-import { ReadableCases, type CaseReader, type CaseSummary } from '../result/case-list.js';
+import { ReadableCases } from '../result/case-list.js';
 import { openReport } from './read-report.js';
 import { ReportError } from './report-error.js';
 
@@ -228,7 +231,5 @@ function relocateCase(c: CaseResult, fromDir: string, toDir: string): CaseResult
 
 /** A path relative to the shard folder, made relative to the merged folder; absolute paths stay. */
 export function relocate(path: string, fromDir: string, toDir: string): string {
-  if (isAbsolute(path)) return path;
-  const moved = relative(resolve(toDir), resolve(fromDir, path));
-  return sep === '/' ? moved : moved.split(sep).join('/');
+  return isAbsolute(path) ? path : portableLink(resolve(toDir), resolve(fromDir, path));
 }

@@ -1,8 +1,15 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { CasesInFile, summaryOf, type CaseSpan, type CaseSummary } from '../result/case-list.js';
-import { RESULT_VERSION, runOf, type CaseResult, type RunResult, type RunResultTree } from '../result/result.js';
+import { CasesInFile, runOf, type CaseSpan } from '../result/case-list.js';
+import {
+  RESULT_VERSION,
+  summaryOf,
+  type CaseResult,
+  type CaseSummary,
+  type RunResult,
+  type RunResultTree,
+} from '../result/result.js';
 import { JSON_REPORT_FILE } from './json.js';
 import { ReportError } from './report-error.js';
 

@@ -14,7 +14,9 @@ export type ReportErrorCode =
   /** Shards that cannot belong to one run (the same case in two of them). */
   | 'SHARDS_OVERLAP'
   /** Nothing to merge. */
-  | 'NO_REPORTS';
+  | 'NO_REPORTS'
+  /** A report whose files are named from another project's root than the one it is read in. */
+  | 'OTHER_PROJECT';
 
 export class ReportError extends Error {
   constructor(

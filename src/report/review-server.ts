@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
+import { ReportNames } from './names.js';
 import { acceptCheck, reviewableChecks, type ReviewableCheck } from './golden-review.js';
 import { renderHtml } from './html.js';
 import { openReport } from './read-report.js';
@@ -36,10 +37,16 @@ export async function startReviewServer(options: {
   outputDir: string;
   host?: string;
   port?: number;
+  /** The project root the report's goldens are named from; default: the working folder. */
+  root?: string;
 }): Promise<ReviewServer> {
   const outputDir = await realpath(resolve(options.outputDir));
+  const root = resolve(options.root ?? process.cwd());
   const result = await openReport(outputDir);
-  const checks = new Map<string, ReviewableCheck>((await reviewableChecks(result, outputDir)).map((c) => [c.key, c]));
+  const checks = new Map<string, ReviewableCheck>(
+    (await reviewableChecks(result, outputDir, root)).map((c) => [c.key, c]),
+  );
+  const names = new ReportNames(root, outputDir);
   const token = randomBytes(16).toString('hex');
   const host = options.host ?? '127.0.0.1';
   let origin = '';
@@ -64,7 +71,7 @@ export async function startReviewServer(options: {
       return;
     }
     if (path === '/' || path === '/report.html') {
-      const html = await renderHtml(result, { outputDir, review: { token, checks: new Set(checks.keys()) } });
+      const html = await renderHtml(result, { outputDir, names, review: { token, checks: new Set(checks.keys()) } });
       return send(res, 200, 'text/html; charset=utf-8', html);
     }
     return file(res, path);

@@ -12,6 +12,8 @@ import { Writable } from 'node:stream';
 import type { Attempt, CaseInfo, CaseResult, RunResult, StepInfo, StepResult } from '../result/result.js';
 import { createPalette, paintStatus, type Palette } from './colors.js';
 import { CohortProgress } from './progress.js';
+import { isFailedImageCheck, terminalImageHint } from './hints.js';
+import type { ReportNames } from './names.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
 import {
   caseProblem,
@@ -34,6 +36,8 @@ export interface TaskListOptions {
   /** listr2's live renderer (a terminal) or its line-per-event fallback. Default: live on a TTY. */
   live?: boolean;
   now?: () => number;
+  /** How files are named: the output folder in the commands of hints. */
+  names?: ReportNames;
 }
 
 /** What this module needs of a listr2 task wrapper. */
@@ -104,6 +108,8 @@ export class TaskListReporter implements Reporter {
   private running?: Promise<unknown>;
   /** Drawn live, or one line per event (where parallel cases interleave, so steps name their case). */
   private live = true;
+  /** Whether an image check failed: the end of the run then says how to review it. */
+  private imageFailed = false;
 
   constructor(private readonly options: TaskListOptions) {
     this.palette = createPalette(options.color ?? false);
@@ -168,6 +174,7 @@ export class TaskListReporter implements Reporter {
   }
 
   onStepEnd(c: CaseInfo, result: StepResult): void {
+    if (isFailedImageCheck(result.error)) this.imageFailed = true;
     this.cases.get(key(c))?.steps.get(result.index)?.resolve(result);
   }
 
@@ -220,6 +227,8 @@ export class TaskListReporter implements Reporter {
       out(this.palette.red('Failures:'));
       for (const line of problems) out(`  ${printable(line)}`);
     }
+    if (this.imageFailed && this.options.names)
+      out(`${this.palette.cyan('hint')}: ${printable(terminalImageHint(this.options.names.outputArg))}`);
     out('');
     out(verdictLine(this.palette, result));
   }

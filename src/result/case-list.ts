@@ -1,54 +1,14 @@
 import { SpanReader, type TextSpan } from '../files/text-span.js';
 import type { FileHandle } from 'node:fs/promises';
-import type { CaseResult, Status } from './result.js';
-
-/**
- * What stays in memory of an ended case: enough to count, order and summarise a run, and for
- * the post-run stages, whose figures need each case's id and verdict but never its steps.
- */
-export interface CaseSummary {
-  id: string;
-  name: string;
-  playbook: string;
-  status: Status;
-  durationMs: number;
-  workbench?: string;
-  /** A skipped case's reason (its first step's), which tells a study up to date from one not run. */
-  skippedReason?: string;
-}
-
-export function summaryOf(c: CaseResult): CaseSummary {
-  const reason = c.status === 'skipped' ? c.steps[0]?.skippedReason : undefined;
-  return {
-    id: c.id,
-    name: c.name,
-    playbook: c.playbook,
-    status: c.status,
-    durationMs: c.durationMs,
-    ...(c.workbench !== undefined ? { workbench: c.workbench } : {}),
-    ...(reason !== undefined ? { skippedReason: reason } : {}),
-  };
-}
-
-/**
- * The cases of a run in case order. Only their summaries are held; a whole case is read when it
- * is asked for, so a run of any size is written out one case at a time.
- */
-export interface CaseList extends AsyncIterable<CaseResult> {
-  readonly summaries: readonly CaseSummary[];
-  /** The cases at these positions, in the order given. */
-  pick(positions: Iterable<number>): AsyncIterable<CaseResult>;
-  /** Every case at once: for small runs and tests; a large run is read with `for await`. */
-  all(): Promise<CaseResult[]>;
-  /** Reads cases by position until closed: for a caller that reads a few at a time, in its own order. */
-  reader(): Promise<CaseReader>;
-}
-
-/** Reads cases by position between `open` and `close`, so a pass over many cases opens its files once. */
-export interface CaseReader {
-  read(position: number): Promise<CaseResult>;
-  close(): Promise<void>;
-}
+import {
+  summaryOf,
+  type CaseList,
+  type CaseReader,
+  type CaseResult,
+  type CaseSummary,
+  type RunResult,
+  type RunResultTree,
+} from './result.js';
 
 /** The common part of every list: iteration, picking and `all` over a reader. */
 export abstract class ReadableCases implements CaseList {
@@ -94,6 +54,11 @@ class CasesInMemory extends ReadableCases {
 
 export function casesInMemory(cases: readonly CaseResult[]): CaseList {
   return new CasesInMemory(cases);
+}
+
+/** A tree as a run result, e.g. a report read whole. */
+export function runOf(tree: RunResultTree): RunResult {
+  return { ...tree, cases: casesInMemory(tree.cases) };
 }
 
 /** Where one case's JSON text lies in a file. */

@@ -7,6 +7,7 @@ export interface RunStartInfo {
   workbench: string;
   /** Number of parallel workers. */
   workers: number;
+  /** The output folder (reporters get it named from the project root). */
   outputDir: string;
 }
 

@@ -1,6 +1,5 @@
-import { isAbsolute, relative } from 'node:path';
+import { portableLink } from '../files/portable-path.js';
 import type { FigureProvenance } from '../files/provenance.js';
-import { casesInMemory, type CaseList } from './case-list.js';
 
 /**
  * The result of a run: plain data that the runner builds and every reporter reads. The JSON
@@ -117,6 +116,54 @@ export interface CaseResult extends Omit<CaseInfo, 'steps'> {
   steps: StepResult[];
 }
 
+/**
+ * What stays in memory of an ended case: enough to count, order and summarise a run, and for
+ * the post-run stages, whose figures need each case's id and verdict but never its steps.
+ */
+export interface CaseSummary {
+  id: string;
+  name: string;
+  playbook: string;
+  status: Status;
+  durationMs: number;
+  workbench?: string;
+  /** A skipped case's reason (its first step's), which tells a study up to date from one not run. */
+  skippedReason?: string;
+}
+
+export function summaryOf(c: CaseResult): CaseSummary {
+  const reason = c.status === 'skipped' ? c.steps[0]?.skippedReason : undefined;
+  return {
+    id: c.id,
+    name: c.name,
+    playbook: c.playbook,
+    status: c.status,
+    durationMs: c.durationMs,
+    ...(c.workbench !== undefined ? { workbench: c.workbench } : {}),
+    ...(reason !== undefined ? { skippedReason: reason } : {}),
+  };
+}
+
+/**
+ * The cases of a run in case order. Only their summaries are held; a whole case is read when it
+ * is asked for, so a run of any size is written out one case at a time.
+ */
+export interface CaseList extends AsyncIterable<CaseResult> {
+  readonly summaries: readonly CaseSummary[];
+  /** The cases at these positions, in the order given. */
+  pick(positions: Iterable<number>): AsyncIterable<CaseResult>;
+  /** Every case at once: for small runs and tests; a large run is read with `for await`. */
+  all(): Promise<CaseResult[]>;
+  /** Reads cases by position until closed: for a caller that reads a few at a time, in its own order. */
+  reader(): Promise<CaseReader>;
+}
+
+/** Reads cases by position between `open` and `close`, so a pass over many cases opens its files once. */
+export interface CaseReader {
+  read(position: number): Promise<CaseResult>;
+  close(): Promise<void>;
+}
+
 export interface Provenance {
   playbooks: Array<{ path: string; sha256: string }>;
   workbench?: { name?: string; url?: string; engine_version?: string; api_version?: string };
@@ -166,11 +213,6 @@ export interface RunResultTree extends RunHead {
   cases: CaseResult[];
 }
 
-/** A tree as a run result, e.g. a report read whole. */
-export function runOf(tree: RunResultTree): RunResult {
-  return { ...tree, cases: casesInMemory(tree.cases) };
-}
-
 /** A case fails when any step failed, errs when any step erred (and none failed), and is skipped when every step was. */
 export function caseStatus(steps: readonly StepResult[]): Status {
   if (steps.some((s) => s.status === 'failed')) return 'failed';
@@ -193,10 +235,9 @@ export function runStatus(cases: ReadonlyArray<{ status: Status }>): Status {
   return 'passed';
 }
 
-/** An artefact as reports keep it: relative to the output folder, so the folder can move as a whole. */
+/** An artefact as reports keep it: relative to the output folder (with `/`), so the folder can move as a whole. */
 export function artefactAt(outputDir: string, path: string, kind: Artefact['kind']): Artefact {
-  const rel = relative(outputDir, path);
-  return { kind, path: isAbsolute(rel) ? path : rel };
+  return { kind, path: portableLink(outputDir, path) };
 }
 
 /** A step's result before it ran: no attempts, no artefacts; `status` says how it starts. */

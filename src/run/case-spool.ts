@@ -1,8 +1,8 @@
 import { mkdir, open, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileWriteError, injectedFault } from '../files/atomic-write.js';
-import { CasesInFile, summaryOf, type CaseList, type CaseSpan, type CaseSummary } from '../result/case-list.js';
-import type { CaseResult } from '../result/result.js';
+import { CasesInFile, type CaseSpan } from '../result/case-list.js';
+import { summaryOf, type CaseList, type CaseResult, type CaseSummary } from '../result/result.js';
 
 /** The run's case results as they end, one JSON line each, while the run lasts. */
 export const CASE_SPOOL_FILE = 'wbplay-cases.jsonl';

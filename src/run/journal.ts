@@ -2,7 +2,7 @@ import { appendFile, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FileWriteError, inFolder, injectedFault, writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
-import { portablePath } from '../files/portable-path.js';
+import { slashes } from '../files/portable-path.js';
 import { SpanReader, type TextSpan } from '../files/text-span.js';
 
 export const JOURNAL_NAME = 'wbplay-journal.jsonl';
@@ -99,7 +99,7 @@ export class Journal {
   record(studyId: string, record: StudyRecord, files: readonly string[] = Object.keys(record.outputs)): Promise<void> {
     const known = files.flatMap((f) => {
       const r = this.hasher.recordOf(f);
-      return r ? [[portablePath(f), r] as const] : [];
+      return r ? [[slashes(f), r] as const] : [];
     });
     const line = Buffer.from(
       `${this.torn ? '\n' : ''}${JSON.stringify({ study: studyId, ...record, files: Object.fromEntries(known) })}\n`,

@@ -1,7 +1,6 @@
 import { FileWriteError } from '../files/atomic-write.js';
 import { postRunStages } from '../steps/post-run/stages.js';
-import type { CaseSummary } from '../result/case-list.js';
-import type { Artefact } from '../result/result.js';
+import type { Artefact, CaseSummary } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { VERSION } from '../version.js';
 import { FileHasher } from '../files/file-hash.js';
-import { portablePath } from '../files/portable-path.js';
+import { slashes } from '../files/portable-path.js';
 import { Journal } from './journal.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunItem } from './run-item.js';
@@ -99,7 +99,7 @@ export class Resume {
     try {
       const files = [...item.case.inputs, ...outputs.keys()];
       // Paths with `/` on every platform: the folder reads the same wherever it is resumed.
-      const written = Object.fromEntries([...outputs].map(([path, sha]) => [portablePath(path), sha]));
+      const written = Object.fromEntries([...outputs].map(([path, sha]) => [slashes(path), sha]));
       await this.journal.record(
         item.resumeKey,
         { inputHash, outputs: written, finishedAt: new Date().toISOString() },

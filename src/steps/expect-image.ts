@@ -69,7 +69,11 @@ export const expectImage: StepDefinition<'expect_image', ExpectImageArgs> = {
         type: 'array',
         items: object({ ...RECT, ...TOLERANCE }, ['x', 'y', 'width', 'height']),
       },
-      stable: { description: 'Capture until two captures in a row are identical before comparing.', type: 'boolean' },
+      stable: {
+        description: 'Capture until two captures in a row are identical before comparing.',
+        type: 'boolean',
+        default: false,
+      },
       width: ref('size'),
       height: ref('size'),
     },

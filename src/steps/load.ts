@@ -42,9 +42,18 @@ export const load: StepDefinition<'load', LoadArgs> = {
     {
       file: ref('file'),
       as: ref('alias'),
-      name: { description: 'Node name shown in the workbench.', type: 'string', minLength: 1 },
+      name: {
+        description: 'Node name shown in the workbench (default: the file name without its extension).',
+        type: 'string',
+        minLength: 1,
+      },
       parent: ref('node'),
-      transfer: { description: 'How the data reaches the workbench.', enum: [...TRANSFER_MODES] },
+      transfer: {
+        description:
+          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes.',
+        enum: [...TRANSFER_MODES],
+        default: 'auto',
+      },
       format: {
         description: 'Data format hint, when the file extension does not say it.',
         type: 'string',

@@ -47,10 +47,9 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-test('the exit codes are the ones the README promises', async () => {
-  const readme = await readFile(join(root, 'README.md'), 'utf8');
-  const line = /Exit codes of every command:([\s\S]*?)\n\n/.exec(readme)?.[1] ?? '';
-  const promised = [...line.matchAll(/\*\*(\d+)\*\*/g)].map((m) => Number(m[1]));
+test('the exit codes are the ones the command-line reference promises', async () => {
+  const reference = await readFile(join(root, 'docs', 'cli.md'), 'utf8');
+  const promised = [...reference.matchAll(/^\| \*\*(\d+)\*\* \|/gm)].map((m) => Number(m[1]));
   assert.deepEqual(promised, [EXIT.ok, EXIT.failed, EXIT.usage, EXIT.interrupted]);
   assert.deepEqual(EXIT, { ok: 0, failed: 1, usage: 2, interrupted: 130 });
 });

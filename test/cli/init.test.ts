@@ -61,3 +61,27 @@ test('init overwrites nothing: with any of its files there it writes none and ex
   assert.equal(await readFile(join(dir, '.gitignore'), 'utf8'), 'mine\n');
   assert.ok(!existsSync(join(dir, 'wbplay.config.yaml')) && !existsSync(join(dir, 'playbooks')));
 });
+
+test("a new project's first hour: init, validate names the demo data, then init's own next commands run", async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'wbplay-init-first-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const init = await wbplay(['init'], dir);
+  assert.equal(init.code, 0, init.stderr);
+  // Validating before the demo data exists says how to make it.
+  const early = await wbplay(['validate', 'playbooks'], dir);
+  assert.equal(early.code, 2);
+  assert.match(early.stderr, /error\[FILE_NOT_FOUND\]/);
+  assert.match(early.stderr, /make it with: npx wbplay demo-data wbplay-out\/demo/);
+  // The commands init prints next, as written.
+  const next = /^next: (.+?) \(/m.exec(init.stdout)?.[1];
+  assert.ok(next, init.stdout);
+  for (const command of next.split(' && ')) {
+    assert.match(command, /^npx wbplay /);
+    const result = await wbplay(command.slice('npx wbplay '.length).split(' '), dir);
+    assert.equal(result.code, 0, `${command}\n${result.stderr}`);
+  }
+  const validate = await wbplay(['validate', 'playbooks'], dir);
+  assert.equal(validate.code, 0, validate.stderr);
+  const again = await wbplay(['run', 'playbooks'], dir);
+  assert.equal(again.code, 0, again.stderr);
+});

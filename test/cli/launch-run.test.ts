@@ -1,40 +1,28 @@
 // `wbplay run --launch`: wbplay starts the workbench itself, one per worker, with a fresh
 // token, and stops it afterwards. The executable here is a stand-in MITK that reads the
-// preferences override it is given and serves the reference workbench as configured there.
+// preferences override it is given and serves the reference workbench as configured there
+// (test/helpers/stand-in-mitk.ts).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunResultTree } from '../../src/result/result.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
+import { standInMitk } from '../helpers/stand-in-mitk.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 let dir = '';
 
-const STAND_IN = `
-const fs = require('node:fs');
-const { spawn } = require('node:child_process');
-const i = process.argv.indexOf('--MITK.preferences-override');
-const xml = fs.readFileSync(process.argv[i + 1].slice(1), 'utf8');
-const port = /name="port" value="(\\d+)"/.exec(xml)[1];
-const token = /name="apiToken" value="([^"]*)"/.exec(xml)[1];
-fs.appendFileSync(process.env.STAND_IN_LOG, port + '\\n');
-const child = spawn(process.execPath, ['--import', ${JSON.stringify(tsx)}, ${JSON.stringify(main)}, 'serve', '--port', port, '--token', token], { stdio: 'inherit' });
-process.on('SIGTERM', () => child.kill('SIGTERM'));
-child.on('exit', (code) => process.exit(code ?? 0));
-`;
-
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'wbplay-launch-run-'));
   await writeDemoData(join(dir, 'demo'), { cohort: 3 });
-  await writeFile(join(dir, 'MitkWorkbench'), `#!${process.execPath}\n${STAND_IN}`);
-  await chmod(join(dir, 'MitkWorkbench'), 0o755);
+  await standInMitk(dir);
   await writeFile(
     join(dir, 'cohort.yaml'),
     'version: 1\nname: Launched\nforeach:\n  csv: demo/studies.csv\nsteps:\n  - load: { file: "${study.path}/ct.nrrd", as: ct }\n  - reinit\n  - screenshot: { of: stdmulti/axial, save: "shots/${study.name}.png" }\n',

@@ -7,7 +7,8 @@ import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { root, spawnWbplay, wbplay } from '../helpers/cohort.js';
+import { root, wbplay } from '../helpers/cohort.js';
+import { docCommands, parseCommand } from '../helpers/doc-commands.js';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/workbench.js';
 
 /** Run by CI itself (`.ci/run`) and by every developer: not again here. */
@@ -36,68 +37,16 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** The README's shell commands: lines of ```sh blocks, comments dropped. */
+/** The README's shell commands. */
 async function readmeCommands(): Promise<string[]> {
-  const text = await readFile(join(root, 'README.md'), 'utf8');
-  const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks
-    .flatMap((b) => b.split('\n'))
-    .map((l) => l.replace(/\s+#.*$/, '').trim())
-    .filter((l) => l !== '' && !l.startsWith('#'));
-}
-
-/** `[ENV=value ...] npx wbplay args...` as argv, with quotes as a shell reads them. */
-function parse(command: string): { env: Record<string, string>; args: string[] } {
-  const words = [...command.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
-  const env: Record<string, string> = {};
-  while (words[0] && /^[A-Z_]+=/.test(words[0])) {
-    const [k, ...v] = words.shift()!.split('=');
-    env[k!] = v.join('=');
-  }
-  assert.deepEqual(words.slice(0, 2), ['npx', 'wbplay'], command);
-  return { env, args: words.slice(2) };
+  return docCommands(await readFile(join(root, 'README.md'), 'utf8')).map((c) => c.text);
 }
 
 async function runs(command: string): Promise<void> {
-  const { env, args } = parse(command);
+  const { env, args } = parseCommand(command);
   const result = await wbplay(args, dir, env);
   assert.equal(result.code, 0, `${command}\n${result.stdout}\n${result.stderr}`);
 }
-
-/**
- * A server command: started, asked one question at the URL it prints, stopped. Port 8080 becomes
- * a free one.
- */
-async function whileServing(command: string, ask: (url: string) => Promise<void>): Promise<void> {
-  const { env, args } = parse(command);
-  const portAt = args.indexOf('--port');
-  if (portAt >= 0) args[portAt + 1] = '0';
-  const child = spawnWbplay(args, dir, env);
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const m = /http:\/\/127\.0\.0\.1:\d+/.exec(seen);
-        if (m) resolve(m[0]);
-      });
-      child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${seen}`)));
-    });
-    await ask(url);
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  }
-}
-
-const serves = (command: string): Promise<void> =>
-  whileServing(command, async (url) => {
-    const health = await fetch(`${url}/api/v1/health`);
-    assert.ok(
-      health.status === 200 || health.status === 503 || health.status === 429,
-      `${command}: /health answered ${health.status}`,
-    );
-  });
 
 runners.set('npx wbplay demo-data data/cohort --cohort 24', runs);
 runners.set(
@@ -108,15 +57,6 @@ runners.set(
     await stat(join(dir, 'out', 'cohort', 'contact-sheet.png'));
   },
 );
-runners.set('npx wbplay show-report wbplay-out/quickstart', (command) =>
-  whileServing(command, async (url) =>
-    assert.match(await (await fetch(`${url}/`)).text(), /<title>wbplay report: passed/),
-  ),
-);
-runners.set('npx wbplay accept wbplay-out/quickstart --grep axial', runs);
-runners.set('npx wbplay demo-data data/demo', runs);
-runners.set('npx wbplay serve --port 8080 --open data/demo/ct.nrrd', serves);
-runners.set("npx wbplay serve --faults 'seed=7;503@rate=0.1;latency=20..50' --events events.jsonl", serves);
 
 // "In your project": the package as npm publishes it, installed into a new project, run with npx.
 let project = '';
@@ -161,7 +101,7 @@ runners.set('npm install --save-dev --save-exact wbplay', async () => {
 
 /** `npx wbplay …` in the project: npx finds the installed bin, as it does for a user. */
 function npx(command: string, env: Record<string, string> = {}): Promise<void> {
-  const { env: own, args } = parse(command);
+  const { env: own, args } = parseCommand(command);
   return new Promise((resolve, reject) => {
     execFile(
       'npx',
@@ -190,25 +130,31 @@ runners.set('WORKBENCH_URL=http://localhost:8080 WORKBENCH_TOKEN=s3cret npx wbpl
     /came from the environment variable WORKBENCH_TOKEN/,
   );
 });
-/** The README's configuration, with the stand-in workbench's URL for port 8080's. */
-runners.set('npx wbplay run playbooks --project mitk-2024', async (c) => {
-  const text = await readFile(join(root, 'README.md'), 'utf8');
-  const config =
-    /```yaml\n(# yaml-language-server: \$schema=node_modules\/wbplay\/schemas\/config\.schema\.json\n[\s\S]*?)```/.exec(
-      text,
-    )?.[1];
-  assert.ok(config, 'the README shows a configuration');
-  await writeFile(join(project, 'wbplay.config.yaml'), config.replace('http://localhost:8080', workbench!.url));
-  await npx(c, { WORKBENCH_TOKEN: 's3cret' });
-  await stat(join(project, 'goldens', 'mitk-2024', 'example', 'example-axial.png'));
-  await stat(join(project, 'wbplay-out', 'junit.xml'));
-  await stat(join(project, 'wbplay-out', 'report.html'));
-});
-
 test('every shell command in the README has a runner here', async () => {
   const commands = (await readmeCommands()).filter((c) => !RUN_ELSEWHERE.includes(c));
   const missing = commands.filter((c) => !runners.has(c));
   assert.deepEqual(missing, [], 'README commands that no test runs');
+});
+
+test('the README shows the quickstart playbook as it is', async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  const shown = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.equal(shown, await readFile(join(root, 'playbooks', 'quickstart.yaml'), 'utf8'));
+});
+
+test('the README is a front page: at most 200 lines, and every command of wbplay is in its table', async () => {
+  const readme = await readFile(join(root, 'README.md'), 'utf8');
+  assert.ok(readme.split('\n').length <= 200, `the README has ${readme.split('\n').length} lines`);
+  const { commands } = await import('../../src/cli/commands.js');
+  const { Command } = await import('commander');
+  const program = new Command('wbplay');
+  for (const register of commands) register(program, () => undefined);
+  for (const command of program.commands)
+    assert.match(
+      readme,
+      new RegExp(`^\\| \`wbplay ${command.name()}[ \`]`, 'm'),
+      `wbplay ${command.name()} is in the table`,
+    );
 });
 
 test("the README's commands run as written, in the order shown", async () => {

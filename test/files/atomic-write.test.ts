@@ -10,7 +10,7 @@ import {
   writeChunksAtomic,
   writeFileAtomic,
 } from '../../src/files/atomic-write.js';
-import { portablePath } from '../../src/files/portable-path.js';
+import { slashes } from '../../src/files/portable-path.js';
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-atomic-'));
@@ -185,11 +185,11 @@ test('a failed write names the target and the reason, never the temporary file',
 
 test('paths in wbplay files use / on every platform and open again on Windows as they were', () => {
   const native = 'C:\\Users\\Ann Lee\\wbplay-out\\study-001\\axial.png';
-  const written = portablePath(native, win32.sep);
+  const written = slashes(native, win32);
   assert.equal(written, 'C:/Users/Ann Lee/wbplay-out/study-001/axial.png');
   assert.equal(win32.normalize(written), native);
   assert.equal(
-    portablePath('/srv/out/a\\b.png', posix.sep),
+    slashes('/srv/out/a\\b.png', posix),
     '/srv/out/a\\b.png',
     'a backslash in a POSIX name is a character',
   );

@@ -62,7 +62,8 @@ test('the JSON report is the recorded result tree', async () => {
 });
 
 test('the JUnit report matches its golden', async () => {
-  const { outputDir, cleanup } = await run((dir) => new JunitReporter(dir));
+  // The output folder stands for the project root here, so attachments are named as in the run.
+  const { outputDir, cleanup } = await run((dir) => new JunitReporter(dir, dir));
   try {
     await checkGolden('junit.xml', mask(await readFile(join(outputDir, 'junit.xml'), 'utf8'), outputDir));
   } finally {

@@ -8,7 +8,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { writeHtmlReport } from '../../src/report/html.js';
 import type { CaseResult, RunResultTree } from '../../src/result/result.js';
-import { runOf, summarize } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
+import { summarize } from '../../src/result/result.js';
 import { recordedResult, writeArtefactImages } from './replay.js';
 
 // The HTML report in a real headless Chromium: it loads without a console error, shows the

@@ -9,7 +9,8 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { CASES_PER_PAGE, writeHtmlReport } from '../../src/report/html.js';
 import type { CaseResult, RunResultTree } from '../../src/result/result.js';
-import { runOf, summarize } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
+import { summarize } from '../../src/result/result.js';
 import { recordedResult, writeArtefactImages } from './replay.js';
 
 const CASES = CASES_PER_PAGE * 2 + 50;

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderJunit } from '../../src/report/junit.js';
 import type { CaseResult, RunResultTree, StepResult } from '../../src/result/result.js';
-import { runOf, summarize } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
+import { summarize } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 import { parseXml, type XmlElement } from './xml.js';
 

@@ -9,7 +9,8 @@ import { mergeReports, mergeRunResults, relocate } from '../../src/report/merge.
 import { runStatus } from '../../src/result/result.js';
 import { readRunResult } from '../../src/report/read-report.js';
 import { ReportError } from '../../src/report/report-error.js';
-import { runOf, summarize, type RunResultTree } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
+import { summarize, type RunResultTree } from '../../src/result/result.js';
 import { recordedResult } from './replay.js';
 
 /** A shard of the whole run: some of its cases, its own start and duration, its own workbench URL. */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeJsonReport } from '../../src/report/json.js';
 import { openReport, readRunResult } from '../../src/report/read-report.js';
 import { ReportError } from '../../src/report/report-error.js';
-import { runOf } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
 import { recordedResult } from './replay.js';
 
 async function withDir(body: (dir: string) => Promise<void>): Promise<void> {

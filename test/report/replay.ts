@@ -3,7 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PNG } from 'pngjs';
 import type { Reporter } from '../../src/result/reporter.js';
-import { runOf, type RunResult, type RunResultTree } from '../../src/result/result.js';
+import { runOf } from '../../src/result/case-list.js';
+import { type RunResult, type RunResultTree } from '../../src/result/result.js';
 
 /** The recorded events of a small run (see test/golden/reports/events.json). */
 export interface RecordedEvent {

@@ -4,7 +4,7 @@ import type { Rgb, RgbaImage } from '../../image/rgba.js';
 import { decodePng } from '../../image/png-decode.js';
 import { encodePng } from '../../image/png-encode.js';
 import { stampProvenance, type FigureProvenance } from '../../files/provenance.js';
-import type { CaseSummary } from '../../result/case-list.js';
+import type { CaseSummary } from '../../result/result.js';
 import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../image/bitmap-font.js';
 import { fillRect } from '../../image/pixels.js';
 import { resizeImage } from '../../image/resize.js';

@@ -1,7 +1,6 @@
 import type { DiagnosticCode } from '../../diagnostics/diagnostic.js';
 import type { YNode, YScalar } from '../../playbook/tree.js';
-import type { CaseSummary } from '../../result/case-list.js';
-import type { Artefact } from '../../result/result.js';
+import type { Artefact, CaseSummary } from '../../result/result.js';
 import type { JsonSchema, ValuePath } from '../step-definition.js';
 
 /** A compiled case as a post-run stage sees it. */
