@@ -188,9 +188,5 @@ test('paths in wbplay files use / on every platform and open again on Windows as
   const written = slashes(native, win32);
   assert.equal(written, 'C:/Users/Ann Lee/wbplay-out/study-001/axial.png');
   assert.equal(win32.normalize(written), native);
-  assert.equal(
-    slashes('/srv/out/a\\b.png', posix),
-    '/srv/out/a\\b.png',
-    'a backslash in a POSIX name is a character',
-  );
+  assert.equal(slashes('/srv/out/a\\b.png', posix), '/srv/out/a\\b.png', 'a backslash in a POSIX name is a character');
 });
