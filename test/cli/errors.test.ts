@@ -50,8 +50,8 @@ after(async () => {
 test('the exit codes are the ones the command-line reference promises', async () => {
   const reference = await readFile(join(root, 'docs', 'cli.md'), 'utf8');
   const promised = [...reference.matchAll(/^\| \*\*(\d+)\*\* \|/gm)].map((m) => Number(m[1]));
-  assert.deepEqual(promised, [EXIT.ok, EXIT.failed, EXIT.usage, EXIT.interrupted]);
-  assert.deepEqual(EXIT, { ok: 0, failed: 1, usage: 2, interrupted: 130 });
+  assert.deepEqual(promised, [EXIT.ok, EXIT.failed, EXIT.usage, EXIT.incomplete, EXIT.interrupted, EXIT.terminated]);
+  assert.deepEqual(EXIT, { ok: 0, failed: 1, usage: 2, incomplete: 3, interrupted: 130, terminated: 143 });
 });
 
 test('an error is drawn as a diagnostic: its code, its message, its hint', () => {

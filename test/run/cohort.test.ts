@@ -100,24 +100,28 @@ test('the demo studies look clearly different, so a leftover of one would show i
 });
 
 test('the pixel comparison sees a study drawn over the nodes of another', async (t) => {
-  // Two separate runs on one workbench: the second run does not know the first's nodes, so
-  // they stay. This is what a cohort without per-case clean-up would draw.
+  // Another study's nodes, made by hand and kept: what a cohort without a clean scene would draw.
   const wb = await startTestWorkbench();
-  t.after(() => wb.stop());
+  const client = connect({ url: wb.url });
+  t.after(async () => {
+    await client.close();
+    await wb.stop();
+  });
   const plan = cohortPlan(cohort, join(dir, 'dirty'));
-  const [first, second] = plan.cases.map((c) => c.id);
-  for (const id of [first!, second!]) {
-    const r = await runPlans({
-      plans: [onlyStudy(plan, id)],
-      workbenches: { urls: [wb.url] },
-      reporter: {},
-      outputDir: join(dir, 'dirty', id),
-      retry: FAST_RETRY,
-    });
-    assert.equal(r.status, 'passed');
-  }
-  const dirty = await shotsOf(join(dir, 'dirty'), second!);
-  const changed = SHOTS.filter((shot) => differingPixels(dirty.get(shot)!, alone.get(second!)!.get(shot)!) > 0);
+  const [first, second] = cohort.studies;
+  const ct = await client.nodes.create({ file: join(cohort.data, first!.name, 'ct.nrrd') });
+  await client.nodes.create({ file: join(cohort.data, first!.name, 'tumour-label.nrrd'), parent: ct.node.uid });
+  const r = await runPlans({
+    plans: [onlyStudy(plan, second!.name)],
+    workbenches: { urls: [wb.url] },
+    reporter: {},
+    outputDir: join(dir, 'dirty', second!.name),
+    retry: FAST_RETRY,
+    foreignNodes: 'keep',
+  });
+  assert.equal(r.status, 'passed');
+  const dirty = await shotsOf(join(dir, 'dirty'), second!.name);
+  const changed = SHOTS.filter((shot) => differingPixels(dirty.get(shot)!, alone.get(second!.name)!.get(shot)!) > 0);
   assert.ok(changed.length > 0, 'leftover nodes change at least one screenshot');
 });
 
