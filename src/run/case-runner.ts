@@ -30,6 +30,8 @@ export interface CaseRunOptions {
   /** Aborted by Ctrl-C: the current step is aborted, the rest skipped. */
   signal: AbortSignal;
   workbench?: string;
+  /** RunOptions.afterStep, bound to the case's workbench. */
+  afterStep?(info: CaseInfo, result: StepResult): Promise<void>;
 }
 
 /**
@@ -60,6 +62,7 @@ export async function runCase(
       }
       options.reporter.onStepStart?.(info, step);
       const result = await runStep(info, step, options, signals);
+      if (options.afterStep && !options.signal.aborted) await options.afterStep(info, result).catch(() => undefined);
       results.push(result);
       options.reporter.onStepEnd?.(info, result);
       if (result.status === 'error' && options.signal.aborted) stopReason = 'the run was interrupted';
