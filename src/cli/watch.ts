@@ -82,7 +82,7 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
 }
 
 /** Playbooks, their includes and the data files of every case. */
-function watchedFiles(plans: readonly Plan[]): string[] {
+export function watchedFiles(plans: readonly Plan[]): string[] {
   const files = new Set<string>();
   for (const plan of plans) {
     for (const s of plan.sources) files.add(s.path);
@@ -91,7 +91,7 @@ function watchedFiles(plans: readonly Plan[]): string[] {
   return [...files].sort();
 }
 
-function watchFiles(files: readonly string[], debounceMs: number, changed: () => void): FSWatcher[] {
+export function watchFiles(files: readonly string[], debounceMs: number, changed: () => void): FSWatcher[] {
   let timer: NodeJS.Timeout | undefined;
   const fire = (): void => {
     clearTimeout(timer);
@@ -110,7 +110,7 @@ function watchFiles(files: readonly string[], debounceMs: number, changed: () =>
 }
 
 /** The nodes a run loaded, which the next run removes first. */
-async function loadedNodes(result: RunResult): Promise<string[]> {
+export async function loadedNodes(result: RunResult): Promise<string[]> {
   const uids: string[] = [];
   for await (const c of result.cases) {
     for (const s of c.steps) {
