@@ -1,7 +1,7 @@
 import type { FSWatcher } from 'node:fs';
 import { resolve } from 'node:path';
 import { connect, type ConnectOptions } from '../client/index.js';
-import { compilePlaybook, parseVarAssignments, type Plan } from '../compile/index.js';
+import { compilePlaybook, type Plan } from '../compile/index.js';
 import { renderDiagnostic, type Renderable } from '../diagnostics/render.js';
 import { ReporterFanout } from '../report/fan-out.js';
 import { HtmlReporter } from '../report/html.js';
@@ -149,15 +149,6 @@ export class UiSession {
     for (const w of this.watchers) w.close();
     this.watchers = watchFiles(files, this.options.debounceMs ?? 250, this.again);
   }
-}
-
-/** `--var` assignments as compile variables; their problems end the command before it serves anything. */
-export function varsOf(args: readonly string[]): { vars: Record<string, string>; problems: string[] } {
-  const parsed = parseVarAssignments([...args]);
-  return {
-    vars: parsed.vars,
-    problems: parsed.diagnostics.map((d) => renderDiagnostic(d, { source: () => undefined, color: false })),
-  };
 }
 
 /** A problem as the page shows it: drawn by the one renderer of diagnostics, without colour. */

@@ -96,9 +96,19 @@ async function uiCommand(files: string[], cli: UiCliOptions): Promise<ExitCode> 
       'wbplay ui runs on one workbench',
       'give one --url, or one url in the configuration',
     );
-  const { varsOf, UiSession } = await import('./ui-session.js');
-  const { vars, problems } = varsOf(opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var);
-  if (problems.length > 0) throw new CommandError('BAD_OPTION', problems.join('\n'));
+  const [{ UiSession }, { parseVarAssignments }, { renderDiagnostics }, { useColor }] = await Promise.all([
+    import('./ui-session.js'),
+    import('../compile/index.js'),
+    import('../diagnostics/render.js'),
+    import('../report/colors.js'),
+  ]);
+  const parsed = parseVarAssignments(opts.out !== undefined ? ['out=' + resolve(opts.out), ...opts.var] : opts.var);
+  if (parsed.diagnostics.length > 0) {
+    const color = useColor(process.stderr);
+    process.stderr.write(renderDiagnostics(parsed.diagnostics, { source: () => undefined, color }));
+    return EXIT.usage;
+  }
+  const vars = parsed.vars;
   const playbooks = expandPlaybookArgs(files.length > 0 ? files : ['playbooks']);
 
   const outputDir = resolve(opts.out ?? 'wbplay-out');
