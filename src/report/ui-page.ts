@@ -18,7 +18,7 @@ body { min-height: 100vh; }
 .controls button { font: inherit; border: 1px solid rgba(255,255,255,.4); background: rgba(255,255,255,.1); color: #fff; border-radius: 6px; padding: 4px 12px; cursor: pointer; }
 .controls label { display: inline-flex; gap: 6px; align-items: center; cursor: pointer; }
 main.ui { max-width: none; padding: 16px 28px 40px; }
-.panes { display: grid; grid-template-columns: minmax(360px, 40%) 1fr; gap: 18px; align-items: start; }
+.panes { display: grid; grid-template-columns: minmax(420px, 46%) 1fr; gap: 18px; align-items: start; }
 .panes > * { min-width: 0; }
 #cases .case { border-left-width: 4px; }
 #cases .case > h2 { font-size: 14px; margin: 0; padding: 10px 14px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
@@ -43,10 +43,10 @@ main.ui { max-width: none; padding: 16px 28px 40px; }
 .capture { margin: 10px 0 16px; }
 .capture .title { display: flex; gap: 8px; align-items: baseline; font-size: 13px; margin-bottom: 6px; overflow-wrap: anywhere; }
 .capture .title a { margin-left: auto; white-space: nowrap; }
-.full .frame { display: block; max-height: none; }
+.full .frame { display: inline-block; max-height: none; }
 .full .frame img { cursor: zoom-in; max-width: 100%; max-height: 62vh; width: auto; height: auto; }
 .full.natural .frame img { cursor: zoom-out; max-width: none; max-height: none; }
-.snapshots { display: grid; grid-template-columns: repeat(auto-fill, minmax(180px, 1fr)); gap: 10px; }
+.snapshots { display: grid; grid-template-columns: repeat(auto-fill, minmax(160px, 1fr)); gap: 10px; }
 .snapshots figure { margin: 0; }
 .snapshots img { width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; display: block; background: #000; }
 .snapshots figcaption { text-transform: none; font-family: var(--mono); font-weight: 400; letter-spacing: 0; }
