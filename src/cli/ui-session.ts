@@ -6,6 +6,7 @@ import { renderDiagnostic, type Renderable } from '../diagnostics/render.js';
 import { ReporterFanout } from '../report/fan-out.js';
 import { HtmlReporter } from '../report/html.js';
 import { JsonReporter } from '../report/json.js';
+import { formatSummary } from '../report/report-text.js';
 import type { LiveRun } from '../report/ui-feed.js';
 import type { UiProblem } from '../report/ui-state.js';
 import type { RunOptions } from '../run/runner.js';
@@ -103,15 +104,16 @@ export class UiSession {
     try {
       const reach = options.reach(plans);
       await this.clearScene(reach);
+      const reporter = new ReporterFanout([
+        options.live,
+        new JsonReporter(options.outputDir),
+        new HtmlReporter(options.outputDir),
+      ]);
       const result = await runPlans({
         ...options.run,
         plans,
         workbenches: { urls: [options.workbench.url], ...reach },
-        reporter: new ReporterFanout([
-          options.live,
-          new JsonReporter(options.outputDir),
-          new HtmlReporter(options.outputDir),
-        ]),
+        reporter,
         outputDir: options.outputDir,
         // A study the journal calls up to date would show nothing: every run runs every case.
         force: true,
@@ -119,7 +121,9 @@ export class UiSession {
         signal: options.signal,
       });
       this.created = await loadedNodes(result);
-      options.log(`run ${run}: ${result.status} (${options.live.snapshot.summary ?? ''})`);
+      // The run went on without a reporter that failed; the page may be behind, so it is said here.
+      for (const f of reporter.failures) options.log(`the ${f.reporter} reporter failed in ${f.event}: ${f.message}`);
+      options.log(`run ${run}: ${result.status} (${formatSummary(result.summary)})`);
     } catch (err) {
       if (options.signal.aborted) return;
       options.live.showProblems([problem(describeError(err, 'RUN_FAILED'))]);

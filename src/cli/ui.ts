@@ -168,7 +168,11 @@ async function uiCommand(files: string[], cli: UiCliOptions): Promise<ExitCode> 
   }
   process.stdout.write(`wbplay ui: serving ${server.url} (Ctrl-C to stop)\n`);
   if (cli.open && canOpenBrowser()) openBrowser(server.url);
-  const onSignal = (): void => stop.abort();
+  // The first Ctrl-C lets the run in progress end and write its reports; a second quits at once.
+  const onSignal = (): void => {
+    if (stop.signal.aborted) process.exit(EXIT.interrupted);
+    stop.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
