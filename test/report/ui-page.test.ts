@@ -3,10 +3,10 @@
 // the capture shown without a reload and marks it changed against the run before; a failed
 // image check is accepted as its golden from the page; step snapshots show each window after
 // each step (after `position` not as before it); a syntax error is shown with its place and
-// the next good save recovers. Requests that do not come from the page are refused.
+// the next good save recovers, in the playbook or in a file it includes. Requests that do not come from the page are refused.
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,6 +191,20 @@ test('a syntax error is shown with its place, its line and a hint; the next good
   assert.equal(await page.locator('#problems').isVisible(), false);
   const figure = page.locator('#detail figure[data-kind="screenshot"], #detail .capture[data-kind="screenshot"]');
   assert.ok((await figure.count()) > 0, 'captures again');
+  assert.deepEqual(errors, []);
+});
+
+test('an error in an included file is shown, and the next save of that file recovers', async () => {
+  await mkdir(join(dir, 'parts'), { recursive: true });
+  await writeFile(join(dir, 'parts', 'view.yaml'), 'version: 1\nsteps:\n  - reinit\n');
+  await writeFile(join(dir, 'p.yaml'), playbook(48).replace('  - reinit', '  - include: { file: parts/view.yaml }'));
+  await runEnded(7);
+  assert.equal(await page.locator('#cases .step[data-index="2"] .loc').textContent(), 'parts/view.yaml:3');
+  await writeFile(join(dir, 'parts', 'view.yaml'), 'version: 1\nsteps:\n  - reinit: [oops\n');
+  await runEnded(8, 'problems');
+  assert.match((await page.locator('#problems pre').first().textContent()) ?? '', /--> parts\/view\.yaml:\d+:\d+/);
+  await writeFile(join(dir, 'parts', 'view.yaml'), 'version: 1\nsteps:\n  - reinit\n');
+  await runEnded(9);
   assert.deepEqual(errors, []);
 });
 
