@@ -9,6 +9,7 @@ import { registerRun } from './run.js';
 import { registerSchema } from './schema.js';
 import { registerServe } from './serve.js';
 import { registerShowReport } from './show-report.js';
+import { registerUi } from './ui.js';
 import { registerValidate } from './validate.js';
 
 /** Every subcommand, in the order `wbplay --help` lists them. */
@@ -20,6 +21,7 @@ export const commands: readonly RegisterCommand[] = [
   registerRun,
   registerMergeReports,
   registerShowReport,
+  registerUi,
   registerRecord,
   registerAccept,
   registerSchema,

@@ -12,7 +12,7 @@ import type { WorkbenchSource, WorkbenchUrls } from '../run/workbenches.js';
 import { collect, commandLine, wholeNumber, type RegisterCommand } from './command.js';
 import { CommandError, describeError, EXIT, reportError, type ExitCode } from './errors.js';
 
-interface RunCliOptions {
+export interface RunCliOptions {
   url: string[];
   tokenEnv?: string;
   allowInsecureToken?: boolean;
@@ -421,7 +421,7 @@ interface Settings {
   update?: (typeof UPDATE_MODES)[number];
 }
 
-function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings {
+export function readSettings(opts: RunCliOptions, defaultRetry: RetryPolicy): Settings {
   const settings: Settings = {};
   if (opts.updateGoldens !== undefined)
     settings.update = opts.updateGoldens === true ? 'changed' : (opts.updateGoldens as Settings['update'] & string);
@@ -471,7 +471,7 @@ function whole(name: string, value: string, min: number): number {
  * The options with the configuration's settings where the command line gave none. Paths in the
  * file were made absolute from the file's folder when it was read.
  */
-function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
+export function withConfig(opts: RunCliOptions, config: Config): RunCliOptions {
   const c = config.settings;
   const shown = (n: number | undefined): string | undefined => (n === undefined ? undefined : String(n));
   const merged: RunCliOptions = { ...opts };
@@ -547,7 +547,7 @@ async function workbenchSource(choice: WorkbenchChoice): Promise<WorkbenchSource
 const DEFAULT_TOKEN_ENV = 'WORKBENCH_TOKEN';
 
 /** The token and where it came from (for messages; never the token itself). */
-function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string; source: string } | undefined {
+export function tokenFor(plans: readonly Plan[], opts: RunCliOptions): { token: string; source: string } | undefined {
   const fromPlan = plans.find((p) => p.workbench.token)?.workbench.token;
   const planEnv = fromPlan && 'env' in fromPlan ? fromPlan.env : undefined;
   if (opts.tokenEnv === undefined && planEnv === undefined) {

@@ -47,13 +47,13 @@ export const registerShowReport: RegisterCommand = (program, setExitCode) => {
 };
 
 /** A browser is opened only where someone can see it: never in CI, never without a display. */
-function canOpenBrowser(): boolean {
+export function canOpenBrowser(): boolean {
   if (process.env.CI) return false;
   if (process.platform === 'darwin' || process.platform === 'win32') return true;
   return Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 }
 
-function openBrowser(url: string): void {
+export function openBrowser(url: string): void {
   const [command, args] =
     process.platform === 'darwin'
       ? ['open', [url]]

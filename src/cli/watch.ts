@@ -76,7 +76,7 @@ export async function watchRuns(options: WatchOptions): Promise<ExitCode> {
 }
 
 /** Playbooks, their includes and the data files of every case. */
-function watchedFiles(plans: readonly Plan[]): string[] {
+export function watchedFiles(plans: readonly Plan[]): string[] {
   const files = new Set<string>();
   for (const plan of plans) {
     for (const s of plan.sources) files.add(s.path);
@@ -85,7 +85,7 @@ function watchedFiles(plans: readonly Plan[]): string[] {
   return [...files].sort();
 }
 
-function watchFiles(files: readonly string[], debounceMs: number, changed: () => void): FSWatcher[] {
+export function watchFiles(files: readonly string[], debounceMs: number, changed: () => void): FSWatcher[] {
   let timer: NodeJS.Timeout | undefined;
   const fire = (): void => {
     clearTimeout(timer);

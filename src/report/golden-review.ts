@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { localPath } from '../files/portable-path.js';
-import type { CaseResult, RunResult } from '../result/result.js';
+import type { CaseResult, RunResult, StepResult } from '../result/result.js';
 import { ReportError } from './report-error.js';
 
 /** A failed image check of a finished run whose capture may become its golden. */
@@ -29,19 +29,34 @@ export async function reviewableChecks(result: RunResult, outputDir: string, roo
   for await (const c of result.cases.pick(failed)) {
     const position = failed[n++] as number;
     for (const s of c.steps) {
-      const actual = s.artefacts.find((a) => a.kind === 'actual');
-      if (s.kind !== 'expect_image' || s.status !== 'failed' || !s.image || !actual) continue;
-      if (!isAbsolute(s.image.golden)) sameProject(c, root);
-      checks.push({
-        key: `${position}.${s.index}`,
-        caseName: c.name,
-        step: s.index,
-        golden: localPath(root, s.image.golden),
-        actual: localPath(outputDir, actual.path),
-      });
+      const check = reviewableCheck(c, position, s, outputDir, root);
+      if (check) checks.push(check);
     }
   }
   return checks;
+}
+
+/**
+ * A step of the case at `position` as a check to review: a failed `expect_image` that left a
+ * capture. Its golden is named from `root`, its capture from the output folder.
+ */
+export function reviewableCheck(
+  c: Pick<CaseResult, 'name' | 'playbook'>,
+  position: number,
+  s: StepResult,
+  outputDir: string,
+  root: string,
+): ReviewableCheck | undefined {
+  const actual = s.artefacts.find((a) => a.kind === 'actual');
+  if (s.kind !== 'expect_image' || s.status !== 'failed' || !s.image || !actual) return undefined;
+  if (!isAbsolute(s.image.golden)) sameProject(c, root);
+  return {
+    key: `${position}.${s.index}`,
+    caseName: c.name,
+    step: s.index,
+    golden: localPath(root, s.image.golden),
+    actual: localPath(outputDir, actual.path),
+  };
 }
 
 /**
@@ -49,7 +64,7 @@ export async function reviewableChecks(result: RunResult, outputDir: string, roo
  * run was made in: its playbook is found where the report names it. Otherwise (the command run
  * from another folder) the golden would land in the wrong place.
  */
-function sameProject(c: CaseResult, root: string): void {
+function sameProject(c: Pick<CaseResult, 'playbook'>, root: string): void {
   if (isAbsolute(c.playbook) || existsSync(localPath(root, c.playbook))) return;
   throw new ReportError(
     'OTHER_PROJECT',

@@ -1,4 +1,85 @@
 /**
+ * The image comparison views, shared by the report and the live page: `initCompare(box)` makes
+ * one `.compare` element (the markup of html-case.ts) switch between side by side, slider
+ * (swipe) and blink, and zoom. It expects `all(selector, root)` and `press(group, button)` in
+ * scope; `data-before` and `data-after` on the box name the two images (default: Expected and
+ * Actual).
+ */
+export const COMPARE_SCRIPT = String.raw`
+  // Image comparisons: side by side, slider (swipe) or blink; zoom fit, 1x, 2x, 4x.
+  function initCompare(box) {
+    var timer = null;
+    var blink = box.querySelector('.blink');
+    var label = box.querySelector('.blink-label');
+    var range = box.querySelector('.slider-controls input');
+    var over = box.querySelector('.swipe .over');
+    var handle = box.querySelector('.swipe .handle');
+    var zoom = 'fit';
+    // What the two images are: the golden and the capture, or two runs' captures.
+    var before = box.getAttribute('data-before') || 'Expected';
+    var after = box.getAttribute('data-after') || 'Actual';
+
+    function showBlink(actual) {
+      if (!blink) return;
+      blink.classList.toggle('show-actual', actual);
+      if (label) { label.textContent = actual ? after : before; label.className = 'blink-label ' + (actual ? 'actual' : 'expected'); }
+    }
+    function stopBlink() { if (timer) { clearInterval(timer); timer = null; } }
+    function startBlink() {
+      stopBlink();
+      timer = setInterval(function () { showBlink(!blink.classList.contains('show-actual')); }, 600);
+    }
+    function setMode(mode) {
+      box.setAttribute('data-mode', mode);
+      all('.view', box).forEach(function (v) { v.hidden = v.getAttribute('data-view') !== mode; });
+      if (mode === 'blink') { showBlink(false); startBlink(); } else stopBlink();
+    }
+    function sizeImage(img) {
+      if (zoom === 'fit') { img.style.width = ''; return; }
+      if (img.naturalWidth > 0) img.style.width = (img.naturalWidth * Number(zoom)) + 'px';
+    }
+    function setZoom(z) {
+      zoom = z;
+      box.classList.toggle('zoom-fit', z === 'fit');
+      all('img', box).forEach(sizeImage);
+    }
+    function setSwipe(pct) {
+      if (over) over.style.clipPath = 'inset(0 0 0 ' + pct + '%)';
+      if (handle) handle.style.left = 'calc(' + pct + '% - 1px)';
+    }
+    all('img', box).forEach(function (img) { img.addEventListener('load', function () { sizeImage(img); }); });
+    all('[data-mode]', box.querySelector('.modes')).forEach(function (b) {
+      b.addEventListener('click', function () { press(b.parentNode, b); setMode(b.getAttribute('data-mode')); });
+    });
+    all('[data-zoom]', box).forEach(function (b) {
+      b.addEventListener('click', function () { press(b.parentNode, b); setZoom(b.getAttribute('data-zoom')); });
+    });
+    if (range) range.addEventListener('input', function () { setSwipe(Number(range.value)); });
+    // Dragging on the image moves the handle too; the range input stays for the keyboard.
+    var swipe = box.querySelector('.swipe');
+    if (swipe && range) {
+      var dragging = false;
+      var follow = function (e) {
+        var r = swipe.getBoundingClientRect();
+        var pct = Math.max(0, Math.min(100, ((e.clientX - r.left) / r.width) * 100));
+        range.value = String(Math.round(pct));
+        setSwipe(pct);
+      };
+      swipe.addEventListener('pointerdown', function (e) { dragging = true; swipe.setPointerCapture(e.pointerId); follow(e); });
+      swipe.addEventListener('pointermove', function (e) { if (dragging) follow(e); });
+      swipe.addEventListener('pointerup', function () { dragging = false; });
+    }
+    if (blink) blink.addEventListener('click', function () {
+      if (timer) stopBlink(); else startBlink();
+      showBlink(!blink.classList.contains('show-actual'));
+    });
+    setSwipe(range ? Number(range.value) : 50);
+    setZoom('fit');
+    setMode('side');
+  }
+`;
+
+/**
  * The report's script, inlined and allowed by the page's Content-Security-Policy through its
  * hash (so nothing injected into the page could run even if escaping were ever wrong). The
  * page reads fully without it; it adds filters, the slider and blink views, zoom and the
@@ -134,75 +215,7 @@ export const HTML_SCRIPT = String.raw`
   if (search) search.addEventListener('input', function () { limit = perPage; render(); });
   render();
 
-  // Image comparisons: side by side, slider (swipe) or blink; zoom fit, 1x, 2x, 4x.
-  function initCompare(box) {
-    var timer = null;
-    var blink = box.querySelector('.blink');
-    var label = box.querySelector('.blink-label');
-    var range = box.querySelector('.slider-controls input');
-    var over = box.querySelector('.swipe .over');
-    var handle = box.querySelector('.swipe .handle');
-    var zoom = 'fit';
-
-    function showBlink(actual) {
-      if (!blink) return;
-      blink.classList.toggle('show-actual', actual);
-      if (label) { label.textContent = actual ? 'Actual' : 'Expected'; label.className = 'blink-label ' + (actual ? 'actual' : 'expected'); }
-    }
-    function stopBlink() { if (timer) { clearInterval(timer); timer = null; } }
-    function startBlink() {
-      stopBlink();
-      timer = setInterval(function () { showBlink(!blink.classList.contains('show-actual')); }, 600);
-    }
-    function setMode(mode) {
-      box.setAttribute('data-mode', mode);
-      all('.view', box).forEach(function (v) { v.hidden = v.getAttribute('data-view') !== mode; });
-      if (mode === 'blink') { showBlink(false); startBlink(); } else stopBlink();
-    }
-    function sizeImage(img) {
-      if (zoom === 'fit') { img.style.width = ''; return; }
-      if (img.naturalWidth > 0) img.style.width = (img.naturalWidth * Number(zoom)) + 'px';
-    }
-    function setZoom(z) {
-      zoom = z;
-      box.classList.toggle('zoom-fit', z === 'fit');
-      all('img', box).forEach(sizeImage);
-    }
-    function setSwipe(pct) {
-      if (over) over.style.clipPath = 'inset(0 0 0 ' + pct + '%)';
-      if (handle) handle.style.left = 'calc(' + pct + '% - 1px)';
-    }
-    all('img', box).forEach(function (img) { img.addEventListener('load', function () { sizeImage(img); }); });
-    all('[data-mode]', box.querySelector('.modes')).forEach(function (b) {
-      b.addEventListener('click', function () { press(b.parentNode, b); setMode(b.getAttribute('data-mode')); });
-    });
-    all('[data-zoom]', box).forEach(function (b) {
-      b.addEventListener('click', function () { press(b.parentNode, b); setZoom(b.getAttribute('data-zoom')); });
-    });
-    if (range) range.addEventListener('input', function () { setSwipe(Number(range.value)); });
-    // Dragging on the image moves the handle too; the range input stays for the keyboard.
-    var swipe = box.querySelector('.swipe');
-    if (swipe && range) {
-      var dragging = false;
-      var follow = function (e) {
-        var r = swipe.getBoundingClientRect();
-        var pct = Math.max(0, Math.min(100, ((e.clientX - r.left) / r.width) * 100));
-        range.value = String(Math.round(pct));
-        setSwipe(pct);
-      };
-      swipe.addEventListener('pointerdown', function (e) { dragging = true; swipe.setPointerCapture(e.pointerId); follow(e); });
-      swipe.addEventListener('pointermove', function (e) { if (dragging) follow(e); });
-      swipe.addEventListener('pointerup', function () { dragging = false; });
-    }
-    if (blink) blink.addEventListener('click', function () {
-      if (timer) stopBlink(); else startBlink();
-      showBlink(!blink.classList.contains('show-actual'));
-    });
-    setSwipe(range ? Number(range.value) : 50);
-    setZoom('fit');
-    setMode('side');
-  }
-  all('.compare').forEach(initCompare);
+${COMPARE_SCRIPT}  all('.compare').forEach(initCompare);
 
   // Step arguments, as planned and as run, from the embedded JSON.
   var dataEl = doc.getElementById('wbplay-args');

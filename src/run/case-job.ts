@@ -140,6 +140,7 @@ async function runSteps(
     timeoutMs: run.timeoutMs,
     signal: run.signal,
     workbench: slot.label,
+    ...(run.afterStep ? { afterStep: (c, r) => run.afterStep!(c, r, slot.client, run.signal) } : {}),
   });
   if (state.created.length > 0) slot.leftovers = { owner: item.info.name, uids: [...state.created] };
   return { result, state, settled };

@@ -35,6 +35,8 @@ export interface CaseRunOptions {
   /** Aborted by Ctrl-C: the current step is aborted, the rest skipped. */
   signal: AbortSignal;
   workbench?: string;
+  /** RunOptions.afterStep, bound to the case's workbench. */
+  afterStep?(info: CaseInfo, result: StepResult): Promise<void>;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function runCase(
         delete result.error;
         stopReason = INTERRUPTED;
       }
+      if (options.afterStep && !options.signal.aborted) await options.afterStep(info, result).catch(() => undefined);
       results.push(result);
       events.end(
         result,

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { UpdateMode } from '../compare/golden.js';
 import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
+import type { WorkbenchClient } from '../client/client.js';
 import type { Reporter } from '../result/reporter.js';
+import type { CaseInfo, StepResult } from '../result/result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Resume } from './resume.js';
 import type { RunItem } from './run-item.js';
@@ -38,7 +40,15 @@ export interface RunOptions {
   foreignNodes?: ForeignNodeMode;
   /** Ctrl-C: the current steps are aborted, the rest skipped, reports still written. */
   signal?: AbortSignal;
+  /**
+   * Called after each step that ran and before the next one starts, with the case's workbench:
+   * the scene as that step left it (`wbplay ui` captures every window here). Its time is not
+   * the step's, and whatever it throws is ignored: it cannot change a run.
+   */
+  afterStep?: AfterStep;
 }
+
+export type AfterStep = (c: CaseInfo, step: StepResult, client: WorkbenchClient, signal: AbortSignal) => Promise<void>;
 
 export const DEFAULT_STEP_TIMEOUT_MS = 120_000;
 
@@ -60,6 +70,7 @@ export class RunContext {
   readonly maxFailures: number;
   readonly trace: boolean;
   readonly signal: AbortSignal;
+  readonly afterStep: AfterStep | undefined;
 
   constructor(
     options: RunOptions,
@@ -77,6 +88,7 @@ export class RunContext {
     this.maxFailures = this.failFast ? 1 : (options.maxFailures ?? Number.POSITIVE_INFINITY);
     this.trace = options.trace === true;
     this.signal = options.signal ?? new AbortController().signal;
+    this.afterStep = options.afterStep;
   }
 
   /** Files of the run's record that could not be written; the result lists them. */
