@@ -1,6 +1,15 @@
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { splitFileName } from '../client/upload.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
+import {
+  applyDisplay,
+  compileDisplay,
+  describeDisplay,
+  DISPLAY_SCHEMA,
+  hasDisplayFields,
+  type DisplayFields,
+  type RawDisplay,
+} from './display-fields.js';
 import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
@@ -19,9 +28,11 @@ export interface LoadArgs {
   opacity?: number;
   color?: [number, number, number];
   layer?: number;
+  /** Level window, colour map, interpolation, outline and other properties. */
+  display?: DisplayFields;
 }
 
-interface LoadRaw {
+interface LoadRaw extends RawDisplay {
   file: string;
   as?: string;
   name?: string;
@@ -59,6 +70,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
         type: 'integer',
       },
       color: ref('color'),
+      ...DISPLAY_SCHEMA,
     },
     ['file'],
   ),
@@ -76,6 +88,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
+      ...(hasDisplayFields(r) ? { display: compileDisplay(r, ctx) } : {}),
     };
     ctx.defineNode(r.as, r.name);
     return args;
@@ -104,13 +117,19 @@ export const load: StepDefinition<'load', LoadArgs> = {
       layer: a.layer,
     });
     requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
+    if (a.display) await applyDisplay(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
       resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
     };
   },
   describe(a) {
-    const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer });
+    const extra = [
+      showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer }),
+      a.display ? describeDisplay(a.display) : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };
