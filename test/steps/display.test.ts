@@ -2,7 +2,7 @@
 // value, colour maps, interpolation, per-window values through window_node, any property, and
 // expect_state reading them back; what the workbench would silently ignore fails the step.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -105,4 +105,26 @@ test('a value the workbench keeps at its old class fails the step and says how t
   assert.notEqual(r.code, 0);
   assert.match(r.output, /did not apply study\.weight \(sent 2, still 0\.5\)/);
   assert.match(r.output, /\{type: FloatProperty, value: …\}/);
+});
+
+test("a figure's colour bar shows the node's colour map over the level window of the window asked for", async () => {
+  const r = await run(
+    'bar',
+    `  - load: { file: "\${data}/ct.nrrd", as: ct, colormap: Legacy Rainbow Color, level_window: Liver }
+  - reinit
+  - window_node: { window: stdmulti/coronal, node: ct, level_window: Lung }
+  - figure:
+      save: \${out}/bar.png
+      width: 600px
+      panels: [{ window: stdmulti/axial }, { window: stdmulti/coronal }]
+      legend: { color_bars: [ct, { node: ct, label: Lung window, window: stdmulti/coronal }] }
+`,
+  );
+  assert.equal(r.code, 0, r.output);
+  const svg = await readFile(join(dir, 'bar', 'bar.svg'), 'utf8');
+  // MITK's rainbow table runs from blue to red; the Liver window from -170 to 230, the Lung one
+  // from -450 to 50.
+  assert.match(svg, /<stop offset="0" stop-color="#0000ff"\/>.*<stop offset="1" stop-color="#ff0000"\/>/);
+  assert.match(svg, />ct<\/text>\n<text [^>]*>\u2212170<\/text>\n.*\n<text [^>]*>230</);
+  assert.match(svg, />Lung window<\/text>\n<text [^>]*>\u2212450<\/text>\n.*\n<text [^>]*>50</);
 });
