@@ -3,6 +3,7 @@ import { levelOf, newLevelWindow, windowOf, type LevelWindowState } from '../lev
 import { mitkLookupTable, SCALE_LINEAR, SCALE_LOG10, type LookupTableState } from '../lookup-table.js';
 import type { LayerColours, RenderLayer, Rgb } from '../render/types.js';
 import type { Volume } from '../volume.js';
+import { transferFunctionColours } from '../transfer-function.js';
 import type { TimeNavigation } from './time.js';
 
 /**
@@ -48,14 +49,16 @@ const NO_LEVEL_WINDOW = newLevelWindow();
  * An image's colours in one window, as `ImageVtkMapper2D::ApplyRenderingMode` chooses them: a
  * binary image through the binary table over 0..1; otherwise by `Image Rendering.Mode`, the
  * node's lookup table spread over the level window's bounds, or over the table's own range
- * (`LookupTable_Color`). The colour-transfer-function modes draw nothing here.
+ * (`LookupTable_Color`), or its transfer function (see transfer-function.ts). Without a
+ * transfer function those modes draw nothing (MITK logs an error and keeps what it had).
  */
 function coloursOf(property: (key: string) => PropertyValue | undefined, lw: LevelWindowState): LayerColours | null {
   const binary = ofType<boolean>(property('binary'), 'BoolProperty') === true;
   if (binary) return coloursFrom(BINARY, BINARY.tableRange);
   const mode =
     ofType<string>(property('Image Rendering.Mode'), 'RenderingModeProperty') ?? 'LookupTable_LevelWindow_Color';
-  if (mode.startsWith('ColorTransferFunction')) return null;
+  if (mode.startsWith('ColorTransferFunction'))
+    return transferFunctionColours(ofType(property('Image Rendering.Transfer Function'), 'TransferFunctionProperty'));
   const lut = ofType<LookupTableState>(property('LookupTable'), 'LookupTableProperty') ?? RAINBOW;
   return coloursFrom(lut, mode === 'LookupTable_Color' ? lut.tableRange : [lw.lower, lw.upper]);
 }

@@ -233,3 +233,38 @@ test('a lookup table sent with "Ramp": 1 is stored with a log10 scale, as MITK r
     assert.deepEqual(at(0), greys(0), 'value 1: entry 0');
   });
 });
+
+test('the transfer-function modes draw through the colour transfer function, linear between its points, without the level window', async () => {
+  await withWorkbench({}, async (wb) => {
+    const uid = await upload(wb, ramp());
+    await setLevelWindow(wb, uid, 10, 4); // would make nearly everything white, were it used
+    await patch(
+      wb,
+      uid,
+      JSON.stringify({
+        'Image Rendering.Transfer Function': {
+          type: 'TransferFunctionProperty',
+          value: {
+            ScalarOpacity: [
+              [0, 1],
+              [252, 1],
+            ],
+            GradientOpacity: [],
+            Color: [
+              [0, 0, 0, 1, 0.5, 0],
+              [252, 1, 0, 0, 0.5, 0],
+            ],
+          },
+        },
+        'Image Rendering.Mode': { type: 'RenderingModeProperty', value: 'ColorTransferFunction_LevelWindow_Color' },
+      }),
+    );
+    const at = await axial(wb);
+    assert.deepEqual(at(0), [0, 0, 255], 'value 0: the first point, blue');
+    assert.deepEqual(at(63), [255, 0, 0], 'value 252: the last point, red');
+    // Value 128: 128/252 of the way from blue to red, about (130, 0, 125); the function is
+    // sampled at 4096 points, so a byte either way.
+    const [r, g, b] = at(32);
+    assert.ok(Math.abs(r! - 130) <= 1 && g === 0 && Math.abs(b! - 125) <= 1, `${r}, ${g}, ${b}`);
+  });
+});
