@@ -275,3 +275,12 @@ export function describeDisplay(d: DisplayFields): string {
   if (d.properties) parts.push(`properties=${Object.keys(d.properties).join('|')}`);
   return parts.join(', ');
 }
+
+/** The display fields as one piece, for the steps that take them. */
+export const displayFields = {
+  schema: DISPLAY_SCHEMA,
+  present: hasDisplayFields,
+  compile: compileDisplay,
+  apply: applyDisplay,
+  describe: describeDisplay,
+};

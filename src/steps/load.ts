@@ -1,15 +1,7 @@
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { splitFileName } from '../client/upload.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
-import {
-  applyDisplay,
-  compileDisplay,
-  describeDisplay,
-  DISPLAY_SCHEMA,
-  hasDisplayFields,
-  type DisplayFields,
-  type RawDisplay,
-} from './display-fields.js';
+import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
@@ -70,7 +62,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
         type: 'integer',
       },
       color: ref('color'),
-      ...DISPLAY_SCHEMA,
+      ...displayFields.schema,
     },
     ['file'],
   ),
@@ -88,7 +80,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
-      ...(hasDisplayFields(r) ? { display: compileDisplay(r, ctx) } : {}),
+      ...(displayFields.present(r) ? { display: displayFields.compile(r, ctx) } : {}),
     };
     ctx.defineNode(r.as, r.name);
     return args;
@@ -117,7 +109,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       layer: a.layer,
     });
     requireApplied(await ctx.client.nodes.setDisplay(uid, display, { signal: ctx.signal }), uid);
-    if (a.display) await applyDisplay(ctx.client, uid, a.display, { signal: ctx.signal });
+    if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
       resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
@@ -126,7 +118,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
   describe(a) {
     const extra = [
       showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer }),
-      a.display ? describeDisplay(a.display) : '',
+      a.display ? displayFields.describe(a.display) : '',
     ]
       .filter(Boolean)
       .join(', ');

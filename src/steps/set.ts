@@ -1,13 +1,5 @@
 import { dropUndefined, requireApplied, showFields, showNode } from './describe.js';
-import {
-  applyDisplay,
-  compileDisplay,
-  describeDisplay,
-  DISPLAY_SCHEMA,
-  hasDisplayFields,
-  type DisplayFields,
-  type RawDisplay,
-} from './display-fields.js';
+import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -47,7 +39,7 @@ export const set: StepDefinition<'set', SetArgs> = {
       color: ref('color'),
       layer: { description: 'Stack order in every window; higher is drawn on top.', type: 'integer' },
       parent: { description: 'New parent node, or null for the top level.', anyOf: [ref('node'), { type: 'null' }] },
-      ...DISPLAY_SCHEMA,
+      ...displayFields.schema,
     },
     ['node'],
   ),
@@ -66,7 +58,7 @@ export const set: StepDefinition<'set', SetArgs> = {
     if (r.parent === null) parent = null;
     else if (r.parent !== undefined) parent = ctx.node(r.parent, ['parent']);
     if (r.name !== undefined) ctx.defineNode(undefined, r.name);
-    const display = hasDisplayFields(r) ? compileDisplay(r, ctx) : undefined;
+    const display = displayFields.present(r) ? displayFields.compile(r, ctx) : undefined;
     return {
       node: node ?? { ref: r.node },
       ...(r.name !== undefined ? { name: r.name } : {}),
@@ -91,7 +83,7 @@ export const set: StepDefinition<'set', SetArgs> = {
     });
     if (Object.keys(basic).length > 0)
       requireApplied(await ctx.client.nodes.setDisplay(uid, basic, { signal: ctx.signal }), uid);
-    if (a.display) await applyDisplay(ctx.client, uid, a.display, { signal: ctx.signal });
+    if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
       resolvedArgs: {
@@ -110,7 +102,7 @@ export const set: StepDefinition<'set', SetArgs> = {
       layer: a.layer,
       parent: a.parent,
     });
-    const display = a.display ? describeDisplay(a.display) : '';
+    const display = a.display ? displayFields.describe(a.display) : '';
     return `set ${showNode(a.node)}: ${[fields, display].filter(Boolean).join(', ')}`;
   },
 };

@@ -1,13 +1,5 @@
 import { showFields, showNode } from './describe.js';
-import {
-  applyDisplay,
-  compileDisplay,
-  describeDisplay,
-  DISPLAY_SCHEMA,
-  hasDisplayFields,
-  type DisplayFields,
-  type RawDisplay,
-} from './display-fields.js';
+import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { object, ref } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
@@ -33,7 +25,7 @@ export const windowNode: StepDefinition<'window_node', WindowNodeArgs> = {
       node: ref('node'),
       visible: { description: 'Whether the node is shown in this window.', type: 'boolean' },
       layer: { description: 'Stack order in this window.', type: 'integer' },
-      ...DISPLAY_SCHEMA,
+      ...displayFields.schema,
     },
     ['window', 'node'],
   ),
@@ -41,7 +33,7 @@ export const windowNode: StepDefinition<'window_node', WindowNodeArgs> = {
     const r = raw as RawDisplay & { window: string; node: string; visible?: boolean; layer?: number };
     const window = ctx.window(r.window, ['window'], ['window']);
     const node = ctx.node(r.node, ['node']);
-    const display = hasDisplayFields(r) ? compileDisplay(r, ctx) : undefined;
+    const display = displayFields.present(r) ? displayFields.compile(r, ctx) : undefined;
     if (r.visible === undefined && r.layer === undefined && display === undefined) {
       ctx.keyError(
         'NOTHING_TO_DO',
@@ -64,11 +56,11 @@ export const windowNode: StepDefinition<'window_node', WindowNodeArgs> = {
     const call = { signal: ctx.signal };
     if (a.visible !== undefined) await handle.setNodeVisible(uid, a.visible, call);
     if (a.layer !== undefined) await handle.setNodeLayer(uid, a.layer, call);
-    if (a.display) await applyDisplay(ctx.client, uid, a.display, { ...call, context: handle.context });
+    if (a.display) await displayFields.apply(ctx.client, uid, a.display, { ...call, context: handle.context });
     return { status: 'passed', resolvedArgs: { ...a, node: { uid } } };
   },
   describe(a) {
     const fields = showFields({ visible: a.visible, layer: a.layer });
-    return `in ${a.window.address}, ${showNode(a.node)}: ${[fields, a.display ? describeDisplay(a.display) : ''].filter(Boolean).join(', ')}`;
+    return `in ${a.window.address}, ${showNode(a.node)}: ${[fields, a.display ? displayFields.describe(a.display) : ''].filter(Boolean).join(', ')}`;
   },
 };

@@ -1,4 +1,5 @@
-import type { LayerColours } from './types.js';
+import { rampTable } from '../../image/colour-ramp.js';
+import type { LayerColours, Rgb } from './types.js';
 
 /**
  * How one layer finds a value's entry in its colour table, worked out once per drawing. The
@@ -95,4 +96,33 @@ function logScale(v: number, t: TableLookup): number {
   }
   if (v > 0) return Math.log10(v);
   return t.tableLo <= t.tableHi ? t.lo : t.hi;
+}
+
+/** MITK's default table: 256 greys, entry i being (i, i, i, 255). */
+const GREYS = rampTable('Grayscale');
+
+/** The default colours: the grey table spread over the level window's bounds, mapped the fast way. */
+export function greyColours(lw: { level: number; window: number }): LayerColours {
+  return { table: GREYS, range: [lw.level - lw.window / 2, lw.level + lw.window / 2], lookup: 'rounded' };
+}
+
+export function entriesOf(
+  table: Uint8Array,
+  tint: Rgb,
+  opacity: number,
+): { entries: Float32Array; rgba: Float32Array } {
+  const n = table.length / 4;
+  const rgba = new Float32Array((n + 1) * 4);
+  for (let i = 0; i < n * 4; i++) rgba[i] = table[i]! / 255;
+  for (let c = 0; c < 4; c++) rgba[n * 4 + c] = NAN_RGBA[c]! / 255;
+  const entries = new Float32Array((n + 1) * 4);
+  for (let i = 0; i <= n; i++) {
+    const o = i * 4;
+    const alpha = rgba[o + 3]! * opacity;
+    entries[o] = rgba[o]! * tint[0] * alpha;
+    entries[o + 1] = rgba[o + 1]! * tint[1] * alpha;
+    entries[o + 2] = rgba[o + 2]! * tint[2] * alpha;
+    entries[o + 3] = 1 - alpha;
+  }
+  return { entries, rgba };
 }

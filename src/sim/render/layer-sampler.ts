@@ -1,8 +1,7 @@
-import { rampTable } from '../../image/colour-ramp.js';
 import { labelsByValue, type Segmentation } from '../segmentation.js';
 import type { Vec3 } from '../volume.js';
-import { NAN_RGBA, tableIndex, tableLookup, type TableLookup } from './colour-table.js';
-import type { LayerColours, RenderLayer, Rgb } from './types.js';
+import { entriesOf, greyColours, tableIndex, tableLookup, type TableLookup } from './colour-table.js';
+import type { RenderLayer, Rgb } from './types.js';
 
 /**
  * A layer ready to be sampled: everything that does not change from pixel to pixel is worked
@@ -69,38 +68,13 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
     const frame = step(frames);
     const opacity =
       frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
-    const { entries, rgba } = entriesOf(layer.colours?.table ?? GREYS, tint, opacity);
+    const { entries, rgba } = entriesOf(layer.colours?.table ?? greyColours(layer.levelWindow).table, tint, opacity);
     return { origin, dims, frame, opacity, tint, lookup, entries, rgba, texture, resliceLinear, labels, inv };
   };
   const segmentation = v.segmentation;
   if (!segmentation) return [prepared(v.frames, null)];
   const labels = labelTable(segmentation, Math.min(Math.max(layer.opacity, 0), 1));
   return segmentation.groups.map((group) => prepared(group.frames, labels));
-}
-
-/** MITK's default table: 256 greys, entry i being (i, i, i, 255). */
-const GREYS = rampTable('Grayscale');
-
-/** The default colours: the grey table spread over the level window's bounds, mapped the fast way. */
-function greyColours(lw: { level: number; window: number }): LayerColours {
-  return { table: GREYS, range: [lw.level - lw.window / 2, lw.level + lw.window / 2], lookup: 'rounded' };
-}
-
-function entriesOf(table: Uint8Array, tint: Rgb, opacity: number): { entries: Float32Array; rgba: Float32Array } {
-  const n = table.length / 4;
-  const rgba = new Float32Array((n + 1) * 4);
-  for (let i = 0; i < n * 4; i++) rgba[i] = table[i]! / 255;
-  for (let c = 0; c < 4; c++) rgba[n * 4 + c] = NAN_RGBA[c]! / 255;
-  const entries = new Float32Array((n + 1) * 4);
-  for (let i = 0; i <= n; i++) {
-    const o = i * 4;
-    const alpha = rgba[o + 3]! * opacity;
-    entries[o] = rgba[o]! * tint[0] * alpha;
-    entries[o + 1] = rgba[o + 1]! * tint[1] * alpha;
-    entries[o + 2] = rgba[o + 2]! * tint[2] * alpha;
-    entries[o + 3] = 1 - alpha;
-  }
-  return { entries, rgba };
 }
 
 const tables = new WeakMap<Segmentation, { opacity: number; table: Float32Array }>();
@@ -222,12 +196,7 @@ export function blendSpan(
   rgb: Float32Array,
   o: number,
   count: number,
-  sliceAxis = -1,
 ): void {
-  if (sliceAxis >= 0 && l.labels === null && (l.texture || l.resliceLinear)) {
-    blendFiltered(l, [fi, fj, fk], [di, dj, dk], sliceAxis, rgb, o, count);
-    return;
-  }
   // Indexed reads, not destructuring: a destructured array allocates an iterator wherever the
   // optimiser does not remove it.
   const dims = l.dims;
@@ -323,78 +292,5 @@ function blendLine(
       o += 3;
       f += d;
     } while (c < count && f >= lo && f < hi);
-  }
-}
-
-/**
- * The filtered way of drawing a slice of an axis-aligned layer, for texture interpolation and
- * for reslice interpolation other than nearest. MITK reslices the image into a texture of one
- * texel per voxel of the slice (values taken between the two nearest slices with linear or
- * cubic reslicing, drawn here linearly for both), maps every texel through the colour table,
- * and the graphics card then blends the four nearest texels' colours bilinearly (clamped at
- * the edges) when texture interpolation is on, or shows the nearest texel when it is off.
- */
-function blendFiltered(
-  l: PreparedLayer,
-  f: [number, number, number],
-  d: [number, number, number],
-  sliceAxis: number,
-  rgb: Float32Array,
-  o: number,
-  count: number,
-): void {
-  const dims = l.dims;
-  const a = sliceAxis === 0 ? 1 : 0;
-  const b = sliceAxis === 2 ? 1 : 2;
-  const stride = [1, dims[0]!, dims[0]! * dims[1]!];
-  const na = dims[a]!;
-  const nb = dims[b]!;
-  const ns = dims[sliceAxis]!;
-  const colour = new Float64Array(4);
-  const fs = f[sliceAxis]!;
-  if (fs < -0.5 || fs >= ns - 0.5) return;
-  // Slices: the nearest one, or the two around the plane with their weight.
-  let s0 = Math.round(fs);
-  let s1 = s0;
-  let ws = 0;
-  if (l.resliceLinear) {
-    s0 = Math.max(0, Math.floor(fs));
-    s1 = Math.min(ns - 1, s0 + 1);
-    ws = Math.min(Math.max(fs - s0, 0), 1);
-  }
-  const base0 = s0 * stride[sliceAxis]!;
-  const base1 = s1 * stride[sliceAxis]!;
-  const texel = (ia: number, ib: number, weight: number): void => {
-    const at = ia * stride[a]! + ib * stride[b]!;
-    const v0 = l.frame[base0 + at]!;
-    const v = ws === 0 ? v0 : v0 + (l.frame[base1 + at]! - v0) * ws;
-    const t = tableIndex(l.lookup, v) * 4;
-    for (let c = 0; c < 4; c++) colour[c] = colour[c]! + l.rgba[t + c]! * weight;
-  };
-  for (let c = 0; c < count; c++, o += 3) {
-    const fa = f[a]! + d[a]! * c;
-    const fb = f[b]! + d[b]! * c;
-    if (fa < -0.5 || fa >= na - 0.5 || fb < -0.5 || fb >= nb - 0.5) continue;
-    colour.fill(0);
-    if (l.texture) {
-      const a0 = Math.floor(fa);
-      const b0 = Math.floor(fb);
-      const wa = fa - a0;
-      const wb = fb - b0;
-      const ca0 = Math.max(a0, 0);
-      const ca1 = Math.min(a0 + 1, na - 1);
-      const cb0 = Math.max(b0, 0);
-      const cb1 = Math.min(b0 + 1, nb - 1);
-      texel(ca0, cb0, (1 - wa) * (1 - wb));
-      texel(ca1, cb0, wa * (1 - wb));
-      texel(ca0, cb1, (1 - wa) * wb);
-      texel(ca1, cb1, wa * wb);
-    } else texel(Math.round(fa), Math.round(fb), 1);
-    const alpha = colour[3]! * l.opacity;
-    if (!(alpha > 0)) continue;
-    const keep = 1 - alpha;
-    rgb[o] = rgb[o]! * keep + colour[0]! * l.tint[0] * alpha;
-    rgb[o + 1] = rgb[o + 1]! * keep + colour[1]! * l.tint[1] * alpha;
-    rgb[o + 2] = rgb[o + 2]! * keep + colour[2]! * l.tint[2] * alpha;
   }
 }

@@ -1,5 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
+import { blendFiltered } from './filtered-span.js';
 import { blendSpan, prepareLayers, toIndex, toIndexDelta, type PreparedLayer } from './layer-sampler.js';
 import type { RenderLayer, Rgb, RgbaImage, View2D } from './types.js';
 import { fillRgb, packRgb } from '../../image/pixels.js';
@@ -75,7 +76,12 @@ function composeRow(
   fillRgb(row, background);
   for (let k = 0; k < walks.length; k++) {
     const { l, i0, ix, iy, sliceAxis } = walks[k]!;
-    blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W, sliceAxis);
+    if (sliceAxis >= 0 && l.labels === null && (l.texture || l.resliceLinear)) {
+      const f: Vec3 = [i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py];
+      blendFiltered(l, f, ix, sliceAxis, row, 0, W);
+      continue;
+    }
+    blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
   }
   for (let k = 0; k < lines.length; k++) lines[k]!(row, py);
   packRgb(row, data, py * W);
