@@ -6,6 +6,8 @@ export { VERSION } from './version.js';
 
 // The client of the workbench REST API, launching and finding workbenches.
 export { connect, WorkbenchClient, launchWorkbench, discover, float } from './client/index.js';
+// Display properties: MITK's level-window presets and the colour maps reproduced exactly.
+export { LEVEL_WINDOW_PRESETS, COLORMAPS } from './client/index.js';
 export type {
   ConnectOptions,
   CallOptions,
@@ -18,6 +20,14 @@ export type {
   Camera,
   CameraPatch,
   Screenshot,
+  Display,
+  LevelWindow,
+  LevelAndWindow,
+  LevelWindowPreset,
+  Colormap,
+  InterpolationSettings,
+  OutlineSettings,
+  PropertyWriteResult,
 } from './client/index.js';
 
 // Errors: every one carries a stable `code`.

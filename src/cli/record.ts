@@ -14,12 +14,13 @@ interface RecordCliOptions {
 
 const HELP_AFTER = `
 Captured: the data nodes (their data downloaded into --data, or your own file with --map), their
-tree and names; visibility, opacity, colour and layer; each window's per-node visibility and layer; the
-MxN layout document when the MxN editor is open; the selected position and time step; each
-window's slice and camera; and a screenshot step for every window.
+tree and names; visibility, opacity, colour and layer; an image's level window, colour map or
+lookup table, rendering mode and interpolation; each window's per-node visibility, layer and
+level window; the MxN layout document when the MxN editor is open; the selected position and
+time step; each window's slice and camera; and a screenshot step for every window.
 
 Not captured: nodes whose data the workbench cannot hand out (listed in the playbook's header
-and as warnings), level-window and other rendering properties, and
+and as warnings), other MITK properties (transfer functions, outlines, volume rendering), and
 anything outside the REST API (tool state, plugins' own views).`;
 
 /** `wbplay record`: a playbook that reproduces the state of a running workbench. */

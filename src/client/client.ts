@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { Discovery } from './discovery.js';
+import { Display } from './display.js';
 import { Editors, type MxnEditor, type StdMultiEditor } from './editors.js';
 import { Nodes } from './nodes.js';
 import { Properties } from './properties.js';
@@ -10,13 +11,15 @@ import type { FileAccessConfig, Health, ServerInfo } from '../api/wire.js';
 export type ConnectOptions = TransportOptions;
 
 /**
- * A client of one workbench. Resources hang off it (`nodes`, `properties`, `rendering`,
+ * A client of one workbench. Resources hang off it (`nodes`, `properties`, `display`, `rendering`,
  * `editors`, and the shortcuts `stdmulti` and `mxn`); all share one transport. Creating it
  * makes no request.
  */
 export class WorkbenchClient {
   readonly nodes: Nodes;
   readonly properties: Properties;
+  /** Level window, colour map, interpolation and other display properties in MITK's forms. */
+  readonly display: Display;
   readonly rendering: Rendering;
   readonly editors: Editors;
   readonly #transport: Transport;
@@ -27,6 +30,7 @@ export class WorkbenchClient {
     this.#discovery = new Discovery(this.#transport);
     this.nodes = new Nodes(this.#transport, this.#discovery);
     this.properties = new Properties(this.#transport);
+    this.display = new Display(this.properties);
     this.rendering = new Rendering(this.#transport);
     this.editors = new Editors(this.#transport);
   }

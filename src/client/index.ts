@@ -26,6 +26,16 @@ export {
 export type { Nodes, NodeFilter, FilterValue, DisplayProperties, NodeData } from './nodes.js';
 export type { CreateNodeOptions, CreatedNode, TransferMode } from './node-creation.js';
 export type { Properties, PropertyScope, PropertyValue, PropertyOptions, PatchResult } from './properties.js';
+export type {
+  Display,
+  InterpolationSettings,
+  OutlineSettings,
+  PropertyWriteResult,
+  ColormapState,
+  ResliceInterpolation,
+} from './display.js';
+export { LEVEL_WINDOW_PRESETS, type LevelWindow, type LevelAndWindow, type LevelWindowPreset } from './level-window.js';
+export { COLORMAPS, COLORMAPS_LEFT_OUT, type Colormap, type LookupTableColours } from './lookup-tables.js';
 export type { Rendering, TimeTarget } from './rendering.js';
 export type { Editors, StdMultiEditor, MxnEditor } from './editors.js';
 export {

@@ -6,9 +6,9 @@ import { bad, Fields, header, isRec, node, parseEnvelope, parseJson } from './pa
 import { patchResult, propPath, type PatchResult, type PropertyScope, type PropertyValue } from './properties.js';
 import type { CallOptions, QueryValue, Transport } from './transport.js';
 import type { NodeInfo } from '../api/wire.js';
-import { displayPatch, type DisplayProperties } from './display.js';
+import { displayPatch, type DisplayProperties } from './display-patch.js';
 
-export { displayPatch, type DisplayProperties } from './display.js';
+export { displayPatch, type DisplayProperties } from './display-patch.js';
 
 /** A property filter value: matched against the property's JSON form; `*` and `?` are wildcards. `{not: v}` negates. */
 export type FilterValue = string | number | boolean | { not: string | number | boolean };

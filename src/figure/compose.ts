@@ -1,6 +1,7 @@
 import { withResolution } from '../image/png-resolution.js';
 import { addPngText } from '../image/png-text.js';
 import type { Rect, Rgb } from '../image/rgba.js';
+import { placeColourBars, type ColourBar, type PlacedColourBar } from './colour-bar.js';
 import { gridGeometry, isGeometryProblem, type Geometry, type GeometryProblem, type GridSpec } from './geometry.js';
 import { measureTexts, rasterisePng } from './raster.js';
 import {
@@ -20,31 +21,35 @@ export interface LegendEntry {
 export interface FigureLayout {
   geometry: Geometry;
   legend: PlacedLegendEntry[];
+  colourBars: PlacedColourBar[];
 }
 
 /**
  * The figure's geometry once its legend is known: entries are measured and wrapped into lines
- * as wide as the grid, and the lines they take are given back to the grid (a figure of fixed
- * height gives its panels less room).
+ * as wide as the grid, each colour bar takes a line after them, and the lines they take are
+ * given back to the grid (a figure of fixed height gives its panels less room).
  */
 export function layoutFigure(
   spec: Omit<GridSpec, 'legendLines'>,
   entries: readonly LegendEntry[],
+  bars: readonly ColourBar[] = [],
 ): FigureLayout | GeometryProblem {
-  const first = gridGeometry({ ...spec, legendLines: entries.length > 0 ? 1 : 0 });
-  if (isGeometryProblem(first) || entries.length === 0)
-    return isGeometryProblem(first) ? first : { geometry: first, legend: [] };
+  const first = gridGeometry({ ...spec, legendLines: entries.length + bars.length > 0 ? 1 : 0 });
+  if (isGeometryProblem(first)) return first;
+  if (entries.length + bars.length === 0) return { geometry: first, legend: [], colourBars: [] };
   const widths = measureTexts(
     entries.map((e) => e.name),
     spec.fontPx,
   );
-  const lines = wrapLegend(entries, widths, first.legend, spec.fontPx);
-  const geometry = gridGeometry({ ...spec, legendLines: lines.length });
+  const lines = entries.length > 0 ? wrapLegend(entries, widths, first.legend, spec.fontPx) : [];
+  const geometry = gridGeometry({ ...spec, legendLines: lines.length + bars.length });
   if (isGeometryProblem(geometry)) return geometry;
   const legend = lines.flatMap((line, i) =>
     line.map((e) => ({ name: e.name, color: e.color, x: e.x, y: geometry.legend.y + i * geometry.lineHeight })),
   );
-  return { geometry, legend };
+  const top = geometry.legend.y + lines.length * geometry.lineHeight;
+  const colourBars = placeColourBars(bars, geometry.legend, top, geometry.lineHeight, spec.fontPx);
+  return { geometry, legend, colourBars };
 }
 
 /** Entries left to right, a new line when the next one would not fit; each line centred. */

@@ -1,6 +1,7 @@
 import { to8 } from '../image/pixels.js';
 import type { Rect, Rgb } from '../image/rgba.js';
 import { esc } from '../markup/escape.js';
+import { endValue, type PlacedColourBar } from './colour-bar.js';
 import { embeddedFontRules, FONT_FAMILY } from './font.js';
 import type { Geometry } from './geometry.js';
 
@@ -40,6 +41,8 @@ export interface FigureDrawing {
   columnHeadings: readonly string[];
   rowHeadings: readonly string[];
   legend: readonly PlacedLegendEntry[];
+  /** Colour scales of nodes, one legend line each, after the entries. */
+  colourBars?: readonly PlacedColourBar[];
   /** Provenance and other facts, kept in the SVG's `<metadata>`. */
   metadata?: Record<string, string>;
 }
@@ -129,8 +132,32 @@ export function figureSvg(d: FigureDrawing, options: { embedFonts: boolean }): s
       `<text x="${e.x + swatch + Math.round(fontPx * SWATCH_SPACE)}" y="${num(e.y + g.lineHeight / 2 + CAP_HALF * fontPx)}" fill="${hex(d.textColor)}">${esc(e.name)}</text>`,
     );
   }
+  (d.colourBars ?? []).forEach((b, i) =>
+    out.push(...colourBarSvg(b, `wbplay-colour-bar-${i}`, d.textColor, g.lineHeight / 2 + CAP_HALF * fontPx)),
+  );
   out.push('</svg>');
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * A colour bar: a left-to-right gradient through the table's entries (transparent ones let the
+ * background through, as over an image), framed, with its label and end values as text.
+ */
+function colourBarSvg(b: PlacedColourBar, id: string, textColor: Rgb, baseline: number): string[] {
+  const n = b.colours.length;
+  const stops = b.colours.map(([r, g, bl, a], i) => {
+    const opacity = a < 1 ? ` stop-opacity="${num(a)}"` : '';
+    return `<stop offset="${n === 1 ? 0 : Number((i / (n - 1)).toFixed(5))}" stop-color="${hex([r, g, bl])}"${opacity}/>`;
+  });
+  const fill = hex(textColor);
+  const y = num(b.y + baseline);
+  return [
+    `<linearGradient id="${id}" x1="0" y1="0" x2="1" y2="0">${stops.join('')}</linearGradient>`,
+    `<text x="${b.labelX}" y="${y}" fill="${fill}">${esc(b.label)}</text>`,
+    `<text x="${b.lowX}" y="${y}" fill="${fill}">${esc(endValue(b.low))}</text>`,
+    `<rect x="${b.bar.x}" y="${b.bar.y}" width="${b.bar.width}" height="${b.bar.height}" fill="url(#${id})" stroke="${fill}" stroke-width="0.5"/>`,
+    `<text x="${b.highX}" y="${y}" fill="${fill}">${esc(endValue(b.high))}</text>`,
+  ];
 }
 
 function centred(text: string, r: Rect, color: Rgb, fontPx: number): string {

@@ -3,6 +3,7 @@ import { dirname, extname, join } from 'node:path';
 import type { Camera, NodeInfo, Vec3 } from '../api/wire.js';
 import type { WorkbenchClient } from '../client/index.js';
 import { portableLink } from '../files/portable-path.js';
+import { displayOf, imageFields, sameNumbers, windowLevelWindow, type Display } from './node-display.js';
 
 export interface RecordOptions {
   /** Where the playbook will be written: the files it loads are written relative to it. */
@@ -23,12 +24,12 @@ export interface Recording {
 }
 
 const STD_WINDOWS = ['axial', 'sagittal', 'coronal', '3d'] as const;
-const DEFAULT_OPACITY = 1;
 
 /**
  * Reads the state of a running workbench and writes a playbook that makes it again on a fresh
- * one: the nodes (data downloaded, or the user's own files), their tree, names and display, the
- * windows' per-node visibility and layer, the MxN layout, the selected position and time, every
+ * one: the nodes (data downloaded, or the user's own files), their tree, names and display
+ * (level window, colour map or lookup table, rendering mode and interpolation of images too),
+ * the windows' per-node visibility, layer and level window, the MxN layout, the selected position and time, every
  * window's slice and camera, and a screenshot of every window. What cannot be reproduced is
  * listed, never dropped silently.
  */
@@ -69,10 +70,12 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
     const fields: string[] = [`file: ${quote(portableLink(here, file))}`, `as: ${alias}`, `name: ${quote(node.name)}`];
     if (node.parent_uid !== null) fields.push(`parent: ${aliases.get(node.parent_uid)!}`);
     if (!props.visible) fields.push('visible: false');
-    if (props.opacity !== DEFAULT_OPACITY) fields.push(`opacity: ${num(props.opacity)}`);
-    if (props.color) fields.push(`color: [${props.color.map(num).join(', ')}]`);
+    if (props.opacity !== props.defaults.opacity) fields.push(`opacity: ${num(props.opacity)}`);
+    if (props.color && !sameNumbers(props.color, props.defaults.color))
+      fields.push(`color: [${props.color.map(num).join(', ')}]`);
     // A new node's layer is its place in creation order, as in MITK: only another one is written.
     if (props.layer !== undefined && props.layer !== loaded.size) fields.push(`layer: ${props.layer}`);
+    fields.push(...imageFields(props.image));
     steps.push(`  - load: { ${fields.join(', ')} }`);
     loaded.add(node.uid);
   }
@@ -103,6 +106,9 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
       const parts: string[] = [];
       if (visible !== undefined && visible !== own.visible) parts.push(`visible: ${String(visible)}`);
       if (layer !== undefined && layer !== own.layer) parts.push(`layer: ${layer}`);
+      const lw = own.image ? await windowLevelWindow(client, node.uid, w.handle.context) : undefined;
+      if (lw && own.image && !sameNumbers([lw.level, lw.window], [own.image.level, own.image.window]))
+        parts.push(`level_window: { level: ${num(lw.level)}, window: ${num(lw.window)} }`);
       if (parts.length > 0)
         steps.push(`  - window_node: { window: ${w.address}, node: ${aliases.get(node.uid)!}, ${parts.join(', ')} }`);
     }
@@ -128,35 +134,6 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
     'steps:',
   ];
   return { text: `${[...header, ...steps].join('\n')}\n`, warnings };
-}
-
-interface Display {
-  visible: boolean;
-  opacity: number;
-  /** Absent when the node has no colour of its own. */
-  color?: [number, number, number];
-  layer?: number;
-}
-
-/** A node's own display properties (a colour may come as its value or as `{type, value}`). */
-async function displayOf(client: WorkbenchClient, uid: string): Promise<Display> {
-  const p = await client.properties
-    .list(uid, { names: ['visible', 'opacity', 'color', 'layer'] })
-    .catch(() => ({}) as Record<string, unknown>);
-  const raw =
-    p.color !== null && typeof p.color === 'object' && !Array.isArray(p.color)
-      ? (p.color as { value?: unknown }).value
-      : p.color;
-  const color =
-    Array.isArray(raw) && raw.length === 3 && raw.every((c) => typeof c === 'number')
-      ? (raw as [number, number, number])
-      : undefined;
-  return {
-    visible: p.visible !== false,
-    opacity: typeof p.opacity === 'number' ? p.opacity : DEFAULT_OPACITY,
-    ...(color ? { color } : {}),
-    ...(typeof p.layer === 'number' ? { layer: p.layer } : {}),
-  };
 }
 
 /** Aliases from node names: lower case, words joined by `_`, unique. */

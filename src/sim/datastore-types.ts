@@ -1,3 +1,5 @@
+import type { LevelWindowState } from './level-window-state.js';
+import type { LookupTableState } from './lookup-table.js';
 import type { Volume } from './volume.js';
 
 /**
@@ -10,7 +12,8 @@ export type PropertyValue =
   | { type: 'FloatProperty'; value: number }
   | { type: 'StringProperty'; value: string }
   | { type: 'ColorProperty'; value: [number, number, number] }
-  | { type: 'LevelWindowProperty'; value: { level: number; window: number } }
+  | { type: 'LevelWindowProperty'; value: LevelWindowState }
+  | { type: 'LookupTableProperty'; value: LookupTableState }
   | { type: string; value: unknown };
 
 export type PropertyList = Map<string, PropertyValue>;

@@ -1,4 +1,5 @@
 import type { DataStoreView, PropertyList, PropertyValue, SimNode } from './datastore-types.js';
+import { applyImageDefaults } from './image-defaults.js';
 import { Problem } from './problem.js';
 import type { Volume } from './volume.js';
 
@@ -7,6 +8,19 @@ export type PropertyScope = 'node' | 'data';
 
 /** Keys the server keeps for itself (MITK stores the UID as `restapi.uid`). */
 export const isReserved = (key: string): boolean => key.startsWith('restapi.');
+
+/**
+ * Sets a property the way MITK's `PropertyList::SetProperty` does: a value of another class
+ * than the one already under the key (an IntProperty 1 onto the FloatProperty `opacity`) is not
+ * applied: the old value stays, and the call that asked for it still succeeds. Returns whether
+ * the value was applied.
+ */
+export function assign(list: PropertyList, key: string, value: PropertyValue): boolean {
+  const old = list.get(key);
+  if (old !== undefined && old.type !== value.type) return false;
+  list.set(key, value);
+  return true;
+}
 
 /**
  * The scene's data storage: nodes in creation order, their hierarchy, data and properties.
@@ -45,27 +59,37 @@ export class DataStore implements DataStoreView {
   }
 
   /**
-   * Adds a node with MITK's default properties: name, visible, opacity 1.0 and layer in creation
-   * order. A segmentation gets no node colour: its labels carry their own. The parent must exist.
+   * Adds a node with the properties every node here starts with: name, visible and layer in
+   * creation order, and opacity 1.0 for a node without data. Then come the client's own
+   * `properties` (as the real server sets them before the data), then the data with the image
+   * mapper's defaults (see `applyImageDefaults`). The parent must exist.
    */
-  create(options: { name?: string; parentUid?: string | null; volume?: Volume | null }): SimNode {
+  create(options: {
+    name?: string;
+    parentUid?: string | null;
+    volume?: Volume | null;
+    properties?: ReadonlyArray<[string, PropertyValue]>;
+  }): SimNode {
     if (options.parentUid) this.require(options.parentUid);
     const ordinal = this.created++;
     const uid = `node_${ordinal + 1}`;
+    const properties = new Map<string, PropertyValue>([
+      ['name', { type: 'StringProperty', value: options.name ?? uid }],
+      ['visible', { type: 'BoolProperty', value: true }],
+      ['layer', { type: 'IntProperty', value: ordinal }],
+    ]);
+    // An image's opacity is the mapper's to give (0.3 for a binary one).
+    if (!options.volume) properties.set('opacity', { type: 'FloatProperty', value: 1 });
     const node: SimNode = {
       uid,
       parentUid: options.parentUid ?? null,
       volume: null,
-      properties: new Map<string, PropertyValue>([
-        ['name', { type: 'StringProperty', value: options.name ?? uid }],
-        ['visible', { type: 'BoolProperty', value: true }],
-        ['opacity', { type: 'FloatProperty', value: 1 }],
-        ['layer', { type: 'IntProperty', value: ordinal }],
-      ]),
+      properties,
       contextProperties: new Map(),
       dataProperties: new Map(),
       timestamp: 0,
     };
+    for (const [key, value] of options.properties ?? []) assign(properties, key, value);
     this.ordered.push(node);
     this.byUid.set(uid, node);
     if (options.volume) this.setVolume(node, options.volume);
@@ -73,9 +97,22 @@ export class DataStore implements DataStoreView {
     return node;
   }
 
+  /**
+   * New data for a node, as `DataNode::SetData`: data of the kind the node had keeps the node's
+   * properties; a first data object gets the image mapper's defaults; data of another kind
+   * clears the node's properties first. MITK clears the name too, and with it the node's
+   * identity; here the name stays.
+   */
   setVolume(node: SimNode, volume: Volume): void {
+    const previous = node.volume;
+    const sameKind = previous !== null && Boolean(previous.segmentation) === Boolean(volume.segmentation);
     node.volume = volume;
     node.dataProperties = new Map();
+    if (previous !== null && !sameKind) {
+      for (const key of [...node.properties.keys()])
+        if (key !== 'name' && !isReserved(key)) node.properties.delete(key);
+    }
+    if (!sameKind) applyImageDefaults(node.properties, volume);
     this.touch(node);
   }
 

@@ -1,3 +1,13 @@
+import {
+  levelOf,
+  newLevelWindow,
+  setDefaultBoundaries,
+  setDefaultLevelWindow,
+  setRangeMinMax,
+  setWindowBounds,
+  windowOf,
+  type LevelWindowState,
+} from './level-window-state.js';
 import type { Volume } from './volume.js';
 
 export interface LevelWindow {
@@ -6,7 +16,7 @@ export interface LevelWindow {
 }
 
 /** Extremes of some voxels as MITK's image statistics find them in one pass. */
-interface Extremes {
+export interface Extremes {
   min: number;
   max: number;
   min2nd: number;
@@ -16,29 +26,37 @@ interface Extremes {
   voxels: number;
 }
 
-const cache = new WeakMap<Volume, LevelWindow>();
+const cache = new WeakMap<Volume, LevelWindowState>();
+
 /** For an image without a single number to go on. */
-const FALLBACK: LevelWindow = { level: 0.5, window: 1 };
+const fallback = (): LevelWindowState => newLevelWindow(0.5, 1);
 
 /**
  * The level window MITK gives a new image (`LevelWindow::SetAuto` from the central slice, as
- * the image mapper's default properties ask): computed once per volume, whatever its values.
+ * the image mapper's default properties ask), with its range and default: computed once per
+ * volume, whatever its values. Callers get a copy they may change.
  */
-export function autoLevelWindow(volume: Volume): LevelWindow {
+export function autoLevelWindowState(volume: Volume): LevelWindowState {
   let lw = cache.get(volume);
   if (lw === undefined) {
     lw = computeAutoLevelWindow(volume);
     cache.set(volume, lw);
   }
-  return lw;
+  return { ...lw };
 }
 
-function computeAutoLevelWindow(volume: Volume): LevelWindow {
+/** The current level and window of `autoLevelWindowState`. */
+export function autoLevelWindow(volume: Volume): LevelWindow {
+  const s = autoLevelWindowState(volume);
+  return { level: levelOf(s), window: windowOf(s) };
+}
+
+function computeAutoLevelWindow(volume: Volume): LevelWindowState {
   const [nx, ny, nz] = volume.dims;
   const slice = nx * ny;
   const steps = volume.frames.length;
   const middle = volume.frames[Math.floor(steps / 2)];
-  if (middle === undefined) return FALLBACK;
+  if (middle === undefined) return fallback();
   // The central slice first; if it is uniform, the whole first time step, then later ones.
   let s = extremes(middle, Math.floor(nz / 2) * slice, slice);
   let counts = s;
@@ -48,7 +66,7 @@ function computeAutoLevelWindow(volume: Volume): LevelWindow {
     for (let t = 1; t < steps && s.min === s.max; t++) s = extremes(volume.frames[t]!, 0, slice * nz);
   }
   // Nothing but NaN: MITK's statistics have nothing to go on either.
-  if (!(s.min <= s.max)) return FALLBACK;
+  if (!(s.min <= s.max)) return fallback();
   let { min, max } = s;
   const { min2nd, max2nd } = s;
   // MITK skips a 32-bit integer image's -2^16 as an out-of-range marker.
@@ -61,10 +79,11 @@ function computeAutoLevelWindow(volume: Volume): LevelWindow {
   }
   if (!Number.isFinite(min)) min = counts.min2nd;
   if (!Number.isFinite(max)) max = counts.max2nd;
-  if (!Number.isFinite(min) || !Number.isFinite(max)) return FALLBACK;
-  let rangeMin = Math.min(min, max);
-  let rangeMax = Math.max(min, max);
-  if (rangeMin === rangeMax) rangeMin = rangeMax - 1;
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return fallback();
+  const lw = newLevelWindow();
+  lw.floating = volume.componentType === 'float32' || volume.componentType === 'float64';
+  setRangeMinMax(lw, min, max);
+  setDefaultBoundaries(lw, min, max);
 
   // The window: compared with the widened bounds, as MITK does, so two- and three-valued
   // images take the general branch unless the widening was zero.
@@ -79,24 +98,13 @@ function computeAutoLevelWindow(volume: Volume): LevelWindow {
     min = counts.minCount / counts.voxels > 0.2 ? Math.max(min, min2nd - inner / 2) : min2nd;
     max = counts.maxCount / counts.voxels > 0.2 ? Math.min(max, max2nd + inner / 2) : max2nd;
   }
-  let lower = Math.min(min, max);
-  let upper = Math.max(min, max);
-  // The window may widen the range, then is kept inside it (LevelWindow::EnsureConsistency).
-  rangeMin = Math.min(rangeMin, lower);
-  rangeMax = Math.max(rangeMax, upper);
-  if (lower <= rangeMin) lower = rangeMin;
-  if (upper <= rangeMin) upper = rangeMin + 1;
-  if (lower >= rangeMax) lower = rangeMax - 1;
-  if (upper >= rangeMax) upper = rangeMax;
-  if (lower === upper) {
-    upper = Math.min(upper + 0.5, rangeMax);
-    lower = Math.max(lower - 0.5, rangeMin);
-  }
-  return { level: (upper - lower) / 2 + lower, window: upper - lower };
+  setWindowBounds(lw, min, max);
+  setDefaultLevelWindow(lw, (max - min) / 2 + min, max - min);
+  return lw;
 }
 
 /** Smallest, second smallest, second largest and largest value and how often the extremes occur, in MITK's one-pass way. */
-function extremes(frame: Float32Array, start: number, length: number): Extremes {
+export function extremes(frame: Float32Array, start: number, length: number): Extremes {
   let min = Number.MAX_VALUE;
   let max = -Number.MAX_VALUE;
   let min2nd = min;

@@ -1,5 +1,7 @@
 import type { PropertyValue } from './datastore-types.js';
 import { FloatLiteral, plain, writeJson, type Json } from './json-literals.js';
+import { levelWindowFromJson, levelWindowJson, newLevelWindow, type LevelWindowState } from './level-window-state.js';
+import { grayscaleLookupTable, lookupTableFromJson, lookupTableJson, type LookupTableState } from './lookup-table.js';
 
 /**
  * Wire form ↔ typed property, as MITK's self-contained property JSON does it: plain scalars
@@ -10,9 +12,6 @@ import { FloatLiteral, plain, writeJson, type Json } from './json-literals.js';
 export type Decoded = { ok: true; value: PropertyValue } | { ok: false; error: string };
 
 const fail = (error: string): Decoded => ({ ok: false, error });
-
-const isObject = (v: Json | undefined): v is { [key: string]: Json } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof FloatLiteral);
 
 const numberOf = (v: Json | undefined): number | undefined =>
   typeof v === 'number' ? v : v instanceof FloatLiteral ? v.value : undefined;
@@ -26,46 +25,87 @@ export function decodeProperty(wire: Json): Decoded {
     return fail('null is not a property value; send a boolean, number, string or {"type", "value"} object');
   if (Array.isArray(wire))
     return fail('an array is not a property value; wrap it as {"type": "<MITK property class>", "value": [...]}');
-  if (typeof wire.type !== 'string' || wire.type === '' || !('value' in wire)) {
+  if (typeof wire.type !== 'string' || wire.type === '') {
     return fail('an object property value needs a "type" (the MITK property class) and a "value"');
   }
-  return decodeTyped(wire.type, wire.value as Json);
+  return decodeTyped(wire.type, wire.value);
 }
 
-function decodeTyped(type: string, value: Json): Decoded {
+/** MITK's enumeration properties the renderer reads, with their names (the first is the default). */
+export const ENUMERATIONS: Readonly<Record<string, readonly string[]>> = {
+  RenderingModeProperty: [
+    'LookupTable_LevelWindow_Color',
+    'ColorTransferFunction_LevelWindow_Color',
+    'LookupTable_Color',
+    'ColorTransferFunction_Color',
+  ],
+  VtkResliceInterpolationProperty: ['Nearest', 'Linear', 'Cubic'],
+  VtkInterpolationProperty: ['Gouraud', 'Flat', 'Phong'],
+  VtkRepresentationProperty: ['Surface', 'Points', 'Wireframe'],
+};
+
+const ok = (value: PropertyValue): Decoded => ({ ok: true, value });
+
+/**
+ * A typed value as `ConvertPropertyFromSelfContainedJson` reads it: the class's own JSON; no
+ * `value` gives the class's default-constructed property (a grey lookup table, MITK's 127.5 /
+ * 255 level window, the first name of an enumeration).
+ */
+function decodeTyped(type: string, value: Json | undefined): Decoded {
+  const enumNames = ENUMERATIONS[type];
+  if (enumNames !== undefined) {
+    if (value === undefined) return ok({ type, value: enumNames[0]! });
+    return typeof value === 'string' && enumNames.includes(value)
+      ? ok({ type, value })
+      : fail(`${type} is one of ${enumNames.join(', ')}`);
+  }
   switch (type) {
     case 'BoolProperty':
-      return typeof value === 'boolean'
-        ? { ok: true, value: { type, value } }
-        : fail('BoolProperty needs a boolean value');
+      if (value === undefined) return ok({ type, value: false });
+      return typeof value === 'boolean' ? ok({ type, value }) : fail('BoolProperty needs a boolean value');
     case 'IntProperty':
+      if (value === undefined) return ok({ type, value: 0 });
       return typeof value === 'number' && Number.isSafeInteger(value)
-        ? { ok: true, value: { type, value } }
+        ? ok({ type, value })
         : fail('IntProperty needs an integer value');
-    case 'FloatProperty': {
+    case 'UIntProperty':
+    case 'UShortProperty': {
+      const max = type === 'UIntProperty' ? 0xffffffff : 0xffff;
+      if (value === undefined) return ok({ type, value: 0 });
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max
+        ? ok({ type, value })
+        : fail(`${type} needs a whole number from 0 to ${max}`);
+    }
+    case 'FloatProperty':
+    case 'DoubleProperty': {
+      if (value === undefined) return ok({ type, value: 0 });
       const n = numberOf(value);
-      return n !== undefined ? { ok: true, value: { type, value: n } } : fail('FloatProperty needs a number value');
+      return n !== undefined && Number.isFinite(n) ? ok({ type, value: n }) : fail(`${type} needs a number value`);
     }
     case 'StringProperty':
-      return typeof value === 'string'
-        ? { ok: true, value: { type, value } }
-        : fail('StringProperty needs a string value');
+      if (value === undefined) return ok({ type, value: '' });
+      return typeof value === 'string' ? ok({ type, value }) : fail('StringProperty needs a string value');
     case 'ColorProperty': {
+      if (value === undefined) return ok({ type, value: [0, 0, 0] });
       const rgb = Array.isArray(value) && value.length === 3 ? value.map(numberOf) : [];
       if (rgb.length !== 3 || rgb.some((c) => c === undefined))
         return fail('ColorProperty needs a value [r, g, b] of three numbers from 0 to 1');
-      return { ok: true, value: { type, value: rgb as [number, number, number] } };
+      return ok({ type, value: rgb as [number, number, number] });
     }
     case 'LevelWindowProperty': {
-      const level = isObject(value) ? numberOf(value.level) : undefined;
-      const window = isObject(value) ? numberOf(value.window) : undefined;
-      if (level === undefined || window === undefined)
-        return fail('LevelWindowProperty needs a value {"level": number, "window": number}');
-      return { ok: true, value: { type, value: { level, window } } };
+      if (value === undefined) return ok({ type, value: newLevelWindow() });
+      const lw = levelWindowFromJson(value);
+      return lw.ok ? ok({ type, value: lw.value }) : fail(lw.error);
+    }
+    case 'LookupTableProperty': {
+      if (value === undefined) return ok({ type, value: grayscaleLookupTable() });
+      const lut = lookupTableFromJson(value);
+      return lut.ok ? ok({ type, value: lut.value }) : fail(lut.error);
     }
     default:
       // Other MITK property classes are kept as sent and given back unchanged.
-      return { ok: true, value: { type, value: plain(value) } };
+      if (value === undefined) return fail(`a ${type} needs a "value"`);
+      return ok({ type, value: plain(value) });
   }
 }
 
@@ -80,12 +120,14 @@ export function encodeProperty(p: PropertyValue): Json {
       return p.value as boolean | number | string;
     case 'FloatProperty':
       return float(p.value as number);
+    case 'DoubleProperty':
+      return { type: p.type, value: float(p.value as number) };
     case 'ColorProperty':
       return { type: p.type, value: (p.value as number[]).map(float) };
-    case 'LevelWindowProperty': {
-      const lw = p.value as { level: number; window: number };
-      return { type: p.type, value: { level: float(lw.level), window: float(lw.window) } };
-    }
+    case 'LevelWindowProperty':
+      return { type: p.type, value: levelWindowJson(p.value as LevelWindowState) };
+    case 'LookupTableProperty':
+      return { type: p.type, value: lookupTableJson(p.value as LookupTableState) };
     default:
       return { type: p.type, value: p.value as Json };
   }

@@ -1,8 +1,10 @@
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { showNode } from './describe.js';
 import type { StepRunContext } from './run-context.js';
-import { propertyValue } from './property-value.js';
-import { object } from './schema-defs.js';
+import { nodeState } from './node-state.js';
+import { isLevelWindowPreset, LEVEL_WINDOW_PRESETS } from '../client/level-window.js';
+import { propertyKeyProblem } from '../client/property-classes.js';
+import { object, ref } from './schema-defs.js';
 import { placeholder } from './slice.js';
 import type { NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
@@ -16,7 +18,7 @@ export type StateTarget =
   | { kind: 'camera'; window: Win }
   | { kind: 'slice'; window: Win }
   | { kind: 'window'; window: Win }
-  | { kind: 'node'; node: NodeRef };
+  | { kind: 'node'; node: NodeRef; window?: Win };
 
 export interface ExpectStateArgs {
   of: StateTarget;
@@ -45,13 +47,25 @@ const FIELDS: Record<StateTarget['kind'], readonly string[]> = {
     'links',
     'has_selected_position',
   ],
-  node: ['name', 'visible', 'opacity', 'color', 'parent', 'data_type'],
+  node: [
+    'name',
+    'visible',
+    'opacity',
+    'color',
+    'parent',
+    'data_type',
+    'level_window',
+    'colormap',
+    'interpolation',
+    'properties',
+  ],
 };
 
 export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
   kind: 'expect_state',
   soft: true,
-  summary: 'Check workbench state: position, time, <window>/camera, <window>/slice, <window> or node:<ref>.',
+  summary:
+    'Check workbench state: position, time, <window>/camera, <window>/slice, <window> or node:<ref> (any of its properties, optionally as one window sees them).',
   schema: object(
     {
       of: {
@@ -69,12 +83,34 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
         type: 'number',
         minimum: 0,
       },
+      window: {
+        ...ref('window'),
+        description:
+          "For `node:<ref>`: the node's properties as this window sees them (its own values, else the node's).",
+      },
     },
     ['of', 'equals'],
   ),
   compile(raw, ctx) {
-    const r = raw as { of: string; equals: Record<string, unknown>; tolerance?: number };
-    const of = target(r.of, ctx);
+    const r = raw as { of: string; equals: Record<string, unknown>; tolerance?: number; window?: string };
+    let of = target(r.of, ctx);
+    if (r.window !== undefined) {
+      const window = ctx.window(r.window, ['window'], ['window']);
+      if (of.kind !== 'node')
+        ctx.keyError('EXCLUSIVE_FIELDS', ['window'], '`window` goes with `of: node:<ref>` only', 'remove `window`');
+      else of = { ...of, window: window?.target === 'window' ? window : placeholder(r.window) };
+    }
+    const props = r.equals.properties;
+    if (of.kind === 'node' && props !== undefined) {
+      if (props === null || typeof props !== 'object' || Array.isArray(props))
+        ctx.error('WRONG_TYPE', ['equals', 'properties'], '`properties` is a map of property keys to values');
+      else
+        for (const key of Object.keys(props)) {
+          const problem = propertyKeyProblem(key);
+          if (problem !== undefined)
+            ctx.keyError('BAD_VALUE', ['equals', 'properties', key], `property key ${JSON.stringify(key)}: ${problem}`);
+        }
+    }
     const allowed = FIELDS[of.kind];
     for (const key of Object.keys(r.equals)) {
       if (!allowed.includes(key)) {
@@ -86,10 +122,14 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
         );
       }
     }
-    return { of, equals: r.equals, tolerance: r.tolerance ?? DEFAULT_STATE_TOLERANCE };
+    // A level window may be expected by preset name: compared as its level and window.
+    const lw = r.equals.level_window;
+    const equals =
+      of.kind === 'node' && typeof lw === 'string' ? { ...r.equals, level_window: presetValue(lw, ctx) } : r.equals;
+    return { of, equals, tolerance: r.tolerance ?? DEFAULT_STATE_TOLERANCE };
   },
   async run(a, ctx) {
-    const { actual, resolved } = await readState(a.of, ctx);
+    const { actual, resolved } = await readState(a.of, a.equals, ctx);
     const equals =
       a.of.kind === 'node' && typeof a.equals.parent === 'string'
         ? { ...a.equals, parent: await ctx.resolveNode({ ref: a.equals.parent }) }
@@ -112,13 +152,25 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
   describe(a) {
     const what =
       a.of.kind === 'node'
-        ? `node ${showNode(a.of.node)}`
+        ? `node ${showNode(a.of.node)}${a.of.window ? ` in ${a.of.window.address}` : ''}`
         : 'window' in a.of
           ? `${a.of.window.address}${a.of.kind === 'window' ? '' : `/${a.of.kind}`}`
           : a.of.kind;
     return `check ${what}: ${Object.keys(a.equals).join(', ')}`;
   },
 };
+
+function presetValue(name: string, ctx: StepCompileContext): unknown {
+  if (isLevelWindowPreset(name)) return { ...LEVEL_WINDOW_PRESETS[name] };
+  const presets = Object.keys(LEVEL_WINDOW_PRESETS);
+  ctx.error(
+    'BAD_VALUE',
+    ['equals', 'level_window'],
+    `\`${name}\` is not one of MITK's level-window presets`,
+    suggestion(name, presets, `use one of ${presets.join(', ')}, or {level, window}`),
+  );
+  return name;
+}
 
 function target(of: string, ctx: StepCompileContext): StateTarget {
   if (of === 'position' || of === 'time') return { kind: of };
@@ -146,6 +198,7 @@ function target(of: string, ctx: StepCompileContext): StateTarget {
 /** The state as the service interface names its fields; for a node, its display properties too. */
 async function readState(
   of: StateTarget,
+  wanted: Record<string, unknown>,
   ctx: StepRunContext,
 ): Promise<{ actual: Record<string, unknown>; resolved?: StateTarget }> {
   const call = { signal: ctx.signal };
@@ -162,19 +215,10 @@ async function readState(
       return { actual: { ...(await windowHandle(ctx.client, of.window).summary(call)) } };
     case 'node': {
       const uid = await ctx.resolveNode(of.node);
-      const [node, props] = await Promise.all([
-        ctx.client.nodes.get(uid, call),
-        ctx.client.properties.list(uid, { names: ['visible', 'opacity', 'color'], ...call }),
-      ]);
-      const actual = {
-        name: node.name,
-        parent: node.parent_uid,
-        data_type: node.data_type,
-        visible: propertyValue(props.visible),
-        opacity: propertyValue(props.opacity),
-        color: propertyValue(props.color),
+      return {
+        actual: await nodeState(uid, of, wanted, ctx),
+        resolved: { kind: 'node', node: { uid }, ...(of.window ? { window: of.window } : {}) },
       };
-      return { actual, resolved: { kind: 'node', node: { uid } } };
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { WorkbenchClient } from '../client/index.js';
+import type { ColourBar } from '../figure/colour-bar.js';
 import type { LegendEntry } from '../figure/compose.js';
 import { segmentationLabels } from '../figure/segmentation-labels.js';
 import type { FigurePanel, ScaleBar } from '../figure/svg.js';
@@ -63,4 +64,46 @@ export async function legendOfNode(
       ? [color[0] as number, color[1] as number, color[2] as number]
       : [1, 1, 1];
   return [{ name: node.name, color: rgb }];
+}
+
+/** Entries a colour bar shows at most: MITK's tables have 256, a multi-label one 65536. */
+const MAX_BAR_COLOURS = 256;
+
+/**
+ * A node's colour scale as a window draws it: its lookup table, tinted by its colour, from the
+ * low to the high bound of its level window (or of the table's own range when the rendering
+ * mode leaves the level window out). A binary image has none: MITK draws it in one colour.
+ */
+export async function colourBarOfNode(
+  client: WorkbenchClient,
+  uid: string,
+  bar: { label?: string; window?: Window },
+  call: { signal: AbortSignal },
+): Promise<ColourBar> {
+  const opts = { ...call, ...(bar.window ? { context: windowHandle(client, bar.window).context } : {}) };
+  const [node, own] = await Promise.all([
+    client.nodes.get(uid, call),
+    client.properties.list(uid, { names: ['binary', 'color'], ...call }),
+  ]);
+  if (own.binary === true) {
+    throw Object.assign(
+      new Error(`node ${uid} (${node.name}) is a binary image: MITK draws it in its colour, so it has no colour scale`),
+      { code: 'NOT_APPLICABLE' },
+    );
+  }
+  const [{ colours, mode }, lw] = await Promise.all([
+    client.display.colormap(uid, opts),
+    client.display.levelWindow(uid, opts),
+  ]);
+  const tint = propertyValue(own.color);
+  const [tr, tg, tb] = Array.isArray(tint) && tint.length === 3 ? (tint as number[]) : [1, 1, 1];
+  const step = Math.max(1, colours.table.length / MAX_BAR_COLOURS);
+  const picked: Array<[number, number, number, number]> = [];
+  for (let i = 0; i < colours.table.length; i += step) {
+    const [r, g, b, a] = colours.table[Math.floor(i)]!;
+    picked.push([r * tr!, g * tg!, b * tb!, a]);
+  }
+  const [low, high] =
+    mode === 'LookupTable_Color' ? colours.range : [lw.level - lw.window / 2, lw.level + lw.window / 2];
+  return { label: bar.label ?? node.name, colours: picked, low, high };
 }

@@ -1,4 +1,4 @@
-import { layoutFigure, drawFigure, type LegendEntry } from '../figure/compose.js';
+import { layoutFigure, drawFigure } from '../figure/compose.js';
 import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
 import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
 import type { FigurePanel } from '../figure/svg.js';
@@ -6,9 +6,10 @@ import { portableProvenance, provenanceEntries } from '../files/provenance.js';
 import type { Rgb } from '../image/rgba.js';
 import type { Artefact } from '../result/result.js';
 import { showFile } from './describe.js';
-import { legendOfNode, panelImage, scaleBar } from './figure-content.js';
+import { panelImage, scaleBar } from './figure-content.js';
+import { compileLegend, LEGEND_SCHEMA, legendOf, type LegendArgs, type RawLegend } from './figure-legend.js';
 import { object, ref } from './schema-defs.js';
-import type { JsonSchema, NodeRef, StepCompileContext, StepDefinition } from './step-definition.js';
+import type { JsonSchema, StepCompileContext, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
 
 type Window = Extract<WindowAddress, { target: 'window' }>;
@@ -36,7 +37,7 @@ export interface FigureArgs {
   background: Rgb;
   textColor: Rgb;
   letterColor: Rgb;
-  legend: { nodes: NodeRef[]; entries: LegendEntry[] };
+  legend: LegendArgs;
 }
 
 const DEFAULT_DPI = 300;
@@ -126,29 +127,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
       background: { ...ref('color'), description: 'Background colour (default white).' },
       text_color: { ...ref('color'), description: 'Colour of headings, titles and the legend (default black).' },
       letter_color: { ...ref('color'), description: 'Colour of the panel letters (default white).' },
-      legend: object(
-        {
-          nodes: {
-            description: 'Nodes whose names and colours are listed; a segmentation lists its labels.',
-            type: 'array',
-            items: ref('node'),
-          },
-          entries: {
-            description: 'Entries given here, after those of the nodes.',
-            type: 'array',
-            items: object(
-              {
-                name: { description: 'The text of the entry.', type: 'string', minLength: 1 },
-                color: ref('color'),
-              },
-              ['name', 'color'],
-              { description: 'One legend entry.' },
-            ),
-          },
-        },
-        [],
-        { description: 'A legend of coloured structures below the panels.', minProperties: 1 },
-      ),
+      legend: LEGEND_SCHEMA,
     },
     ['save', 'width', 'panels'],
   ),
@@ -175,11 +154,8 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
       titles: r.panels.some((p) => p.title !== undefined),
       aspect: r.aspect ?? 1,
     };
-    const legend = {
-      nodes: (r.legend?.nodes ?? []).flatMap((n, i) => ctx.node(n, ['legend', 'nodes', i]) ?? []),
-      entries: r.legend?.entries ?? [],
-    };
-    const hasLegend = legend.nodes.length + legend.entries.length > 0;
+    const legend = compileLegend(r.legend, ctx);
+    const hasLegend = legend.nodes.length + legend.entries.length + legend.colourBars.length > 0;
     const fits = gridGeometry({ ...grid, legendLines: hasLegend ? 1 : 0 });
     if (isGeometryProblem(fits))
       ctx.error('FIGURE_TOO_SMALL', [r.height !== undefined ? 'height' : 'width'], fits.problem, fits.hint);
@@ -200,17 +176,8 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     };
   },
   async run(a, ctx) {
-    const call = { signal: ctx.signal };
-    const legend: LegendEntry[] = [];
-    const resolved: string[] = [];
-    for (const node of a.legend.nodes) {
-      const uid = await ctx.resolveNode(node);
-      resolved.push(uid);
-      legend.push(...(await legendOfNode(ctx.client, uid, call)));
-    }
-    legend.push(...a.legend.entries);
-
-    const layout = layoutFigure(a.grid, legend);
+    const { entries: legend, bars, resolved: resolvedLegend } = await legendOf(a.legend, ctx);
+    const layout = layoutFigure(a.grid, legend, bars);
     if ('problem' in layout) return failed('FIGURE_TOO_SMALL', `${layout.problem}`, layout.hint);
     const { geometry } = layout;
     const panels: FigurePanel[] = [];
@@ -252,6 +219,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
         columnHeadings: a.columnHeadings,
         rowHeadings: a.rowHeadings,
         legend: layout.legend,
+        colourBars: layout.colourBars,
       },
       a.dpi,
       { ...provenanceEntries(provenance), 'wbplay:dpi': String(a.dpi) },
@@ -261,7 +229,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     return {
       status: 'passed',
       artefacts,
-      resolvedArgs: { ...a, legend: { ...a.legend, nodes: resolved.map((uid) => ({ uid })) } },
+      resolvedArgs: { ...a, legend: resolvedLegend },
     };
   },
   describe(a) {
@@ -292,7 +260,7 @@ interface RawFigure {
   background?: Rgb;
   text_color?: Rgb;
   letter_color?: Rgb;
-  legend?: { nodes?: string[]; entries?: LegendEntry[] };
+  legend?: RawLegend;
 }
 
 function compilePanel(p: RawFigure['panels'][number], i: number, ctx: StepCompileContext): FigurePanelArgs {

@@ -1,7 +1,8 @@
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { splitFileName } from '../client/upload.js';
-import { displayPatch } from '../client/display.js';
+import { displayPatch } from '../client/display-patch.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
+import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
@@ -20,9 +21,11 @@ export interface LoadArgs {
   opacity?: number;
   color?: [number, number, number];
   layer?: number;
+  /** Level window, colour map, interpolation, outline and other properties. */
+  display?: DisplayFields;
 }
 
-interface LoadRaw {
+interface LoadRaw extends RawDisplay {
   file: string;
   as?: string;
   name?: string;
@@ -69,6 +72,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
         type: 'integer',
       },
       color: ref('color'),
+      ...displayFields.schema,
     },
     ['file'],
   ),
@@ -86,6 +90,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
+      ...(displayFields.present(r) ? { display: displayFields.compile(r, ctx) } : {}),
     };
     ctx.defineNode(r.as, r.name);
     return args;
@@ -124,13 +129,20 @@ export const load: StepDefinition<'load', LoadArgs> = {
     // Bound first: a node whose display was refused is still this case's to remove.
     ctx.bindNode(a.as, uid);
     requireApplied({ updated: [], failed: refused.map((property) => ({ property, error: 'refused' })) }, uid);
+    // Level window, colour map and the rest need the data's own defaults first: after the load.
+    if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
       resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
     };
   },
   describe(a) {
-    const extra = showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer });
+    const extra = [
+      showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer }),
+      a.display ? displayFields.describe(a.display) : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };

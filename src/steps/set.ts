@@ -1,4 +1,5 @@
 import { dropUndefined, requireApplied, showFields, showNode } from './describe.js';
+import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -11,9 +12,11 @@ export interface SetArgs {
   color?: [number, number, number];
   /** `null` moves the node to the top level. */
   parent?: NodeRef | null;
+  /** Level window, colour map, interpolation, outline and other properties. */
+  display?: DisplayFields;
 }
 
-interface SetRaw {
+interface SetRaw extends RawDisplay {
   node: string;
   name?: string;
   visible?: boolean;
@@ -25,7 +28,8 @@ interface SetRaw {
 
 export const set: StepDefinition<'set', SetArgs> = {
   kind: 'set',
-  summary: 'Change display properties of a node: name, visible, opacity, color, layer, parent.',
+  summary:
+    'Change display properties of a node: name, visible, opacity, color, layer, parent, level window, colour map, interpolation, outline, any MITK property.',
   schema: object(
     {
       node: ref('node'),
@@ -35,6 +39,7 @@ export const set: StepDefinition<'set', SetArgs> = {
       color: ref('color'),
       layer: { description: 'Stack order in every window; higher is drawn on top.', type: 'integer' },
       parent: { description: 'New parent node, or null for the top level.', anyOf: [ref('node'), { type: 'null' }] },
+      ...displayFields.schema,
     },
     ['node'],
   ),
@@ -46,13 +51,14 @@ export const set: StepDefinition<'set', SetArgs> = {
         'NOTHING_TO_DO',
         ['node'],
         '`set` changes nothing',
-        'add at least one of name, visible, opacity, color, layer, parent',
+        'add at least one of name, visible, opacity, color, layer, parent, level_window, colormap, interpolation, outline, properties',
       );
     }
     let parent: NodeRef | null | undefined;
     if (r.parent === null) parent = null;
     else if (r.parent !== undefined) parent = ctx.node(r.parent, ['parent']);
     if (r.name !== undefined) ctx.defineNode(undefined, r.name);
+    const display = displayFields.present(r) ? displayFields.compile(r, ctx) : undefined;
     return {
       node: node ?? { ref: r.node },
       ...(r.name !== undefined ? { name: r.name } : {}),
@@ -61,17 +67,23 @@ export const set: StepDefinition<'set', SetArgs> = {
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
       ...(r.color !== undefined ? { color: r.color } : {}),
       ...(parent !== undefined ? { parent } : {}),
+      ...(display ? { display } : {}),
     };
   },
   async run(a, ctx) {
     const uid = await ctx.resolveNode(a.node);
     const parent = a.parent === undefined ? undefined : a.parent === null ? null : await ctx.resolveNode(a.parent);
-    const result = await ctx.client.nodes.setDisplay(
-      uid,
-      dropUndefined({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer, parent }),
-      { signal: ctx.signal },
-    );
-    requireApplied(result, uid);
+    const basic = dropUndefined({
+      name: a.name,
+      visible: a.visible,
+      opacity: a.opacity,
+      color: a.color,
+      layer: a.layer,
+      parent,
+    });
+    if (Object.keys(basic).length > 0)
+      requireApplied(await ctx.client.nodes.setDisplay(uid, basic, { signal: ctx.signal }), uid);
+    if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
       resolvedArgs: {
@@ -82,6 +94,15 @@ export const set: StepDefinition<'set', SetArgs> = {
     };
   },
   describe(a) {
-    return `set ${showNode(a.node)}: ${showFields({ name: a.name, visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer, parent: a.parent })}`;
+    const fields = showFields({
+      name: a.name,
+      visible: a.visible,
+      opacity: a.opacity,
+      color: a.color,
+      layer: a.layer,
+      parent: a.parent,
+    });
+    const display = a.display ? displayFields.describe(a.display) : '';
+    return `set ${showNode(a.node)}: ${[fields, display].filter(Boolean).join(', ')}`;
   },
 };

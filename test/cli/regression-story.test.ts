@@ -1,7 +1,8 @@
 // The regression story a user lives on the embedded reference workbench: record goldens of a
 // plain image, change the data, and the next run must fail with a diff. A plain NRRD is an image
-// whatever its values (only MITK's segmentation header makes a segmentation), so moving a ball
-// in a two-valued image, or in one with a grey ramp, shows on screen.
+// whatever its values (only MITK's segmentation header makes a segmentation); one of two values
+// MITK takes for a binary mask and draws in red, value 0 transparent, every other value alike.
+// So moving a ball shows on screen in a mask (a ball on 0) and in an image with a grey ramp.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -110,11 +111,11 @@ async function story(name: string, image: (shift: number) => Volume, checkRerun:
   await access(join(cwd, 'out-moved', diffs[0]!));
 }
 
-test('a two-valued uint8 image (a ball of 220 on 20): goldens recorded, the ball moved 3 voxels, the run fails with a diff', async () => {
-  const image = (shift: number): Volume => ballImage(shift, 220, () => 20);
+test('a two-valued uint8 image, a mask (a ball of 220 on 0): goldens recorded, the ball moved 3 voxels, the run fails with a diff', async () => {
+  const image = (shift: number): Volume => ballImage(shift, 220, () => 0);
   assert.deepEqual(
     [...new Set(image(0).frames[0])].sort((a, b) => a - b),
-    [20, 220],
+    [0, 220],
   );
   await story('two-valued', image, true);
 });

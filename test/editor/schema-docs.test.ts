@@ -18,7 +18,10 @@ function undocumented(schema: unknown): string[] {
           const p = prop as { title?: unknown; description?: unknown };
           if (typeof p.title !== 'string' || typeof p.description !== 'string' || p.description === '')
             missing.push(`${path}/properties/${name}`);
+          // Each entry is a schema, whatever its name (a field may be called `properties`).
+          walk(prop, `${path}/properties/${name}`);
         }
+        continue;
       }
       walk(value, `${path}/${key}`);
     }

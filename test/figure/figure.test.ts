@@ -152,3 +152,50 @@ test('the SVG escapes every text and the PNG is its rasterisation, with provenan
   // Drawn twice, the same bytes.
   assert.deepEqual(drawFigure(drawing, 300, { 'wbplay:playbook': 'f.yaml' }).png, files.png);
 });
+
+test('a colour bar takes a legend line after the entries: its label, low value, gradient through the table, high value', async () => {
+  const { legendLines: _, ...spec } = { ...SPEC, width: 800, rows: 1, columns: 2, fontPx: 16, rowHeadings: false };
+  // A four-entry table from black to white, the second entry transparent.
+  const colours = [
+    [0, 0, 0, 1],
+    [1 / 3, 1 / 3, 1 / 3, 0],
+    [2 / 3, 2 / 3, 2 / 3, 1],
+    [1, 1, 1, 1],
+  ] as const;
+  const layout = layoutFigure(
+    spec,
+    [{ name: 'tumour', color: [1, 0, 0] }],
+    [{ label: 'CT (HU)', colours, low: -160, high: 240 }],
+  );
+  assert.ok(!('problem' in layout));
+  const { geometry: g, colourBars } = layout;
+  assert.equal(g.legend.height, 2 * g.lineHeight, 'one line of entries, one for the bar');
+  const bar = colourBars[0]!;
+  assert.equal(bar.y, layout.legend[0]!.y + g.lineHeight);
+  assert.ok(bar.labelX < bar.lowX && bar.lowX < bar.bar.x && bar.bar.x + bar.bar.width < bar.highX);
+  assert.ok(bar.labelX >= g.legend.x && bar.highX < g.legend.x + g.legend.width, 'inside the legend');
+  assert.equal(bar.bar.width, 16 * 20, 'half the line, at most twenty type sizes');
+  const svg = figureSvg(
+    {
+      geometry: g,
+      fontPx: 16,
+      background: [1, 1, 1],
+      textColor: [0, 0, 0],
+      letterColor: [1, 1, 1],
+      panels: [],
+      columnHeadings: [],
+      rowHeadings: [],
+      legend: layout.legend,
+      colourBars,
+    },
+    { embedFonts: false },
+  );
+  assert.match(
+    svg,
+    /<linearGradient id="wbplay-colour-bar-0"[^>]*><stop offset="0" stop-color="#000000"\/><stop offset="0\.33333" stop-color="#555555" stop-opacity="0"\/><stop offset="0\.66667" stop-color="#aaaaaa"\/><stop offset="1" stop-color="#ffffff"\/><\/linearGradient>/,
+  );
+  assert.match(svg, />CT \(HU\)</);
+  assert.match(svg, />\u2212160</, 'a negative end value with a true minus sign');
+  assert.match(svg, />240</);
+  assert.match(svg, /fill="url\(#wbplay-colour-bar-0\)"/);
+});

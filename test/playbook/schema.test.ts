@@ -50,6 +50,8 @@ const COMPILER_ONLY = new Set([
   '51-contact-sheet-without-foreach.yaml',
   '52-contact-sheet-unknown-tile.yaml',
   '53-contact-sheet-study-in-save.yaml',
+  '91-display-colormap.yaml',
+  '92-display-properties.yaml',
 ]);
 
 function publishedValidator(): (data: unknown) => boolean {

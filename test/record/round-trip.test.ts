@@ -1,6 +1,6 @@
-// wbplay record, round trip: a rich state arranged through the client is recorded, the recorded
-// playbook runs on a fresh workbench, and every window's screenshot equals the live one pixel for
-// pixel; the state read back equals the recorded state.
+// wbplay record, round trip: a rich state arranged through the client is recorded (level windows
+// and a colour map among it), the recorded playbook runs on a fresh workbench, and every window's
+// screenshot equals the live one pixel for pixel; the state read back equals the recorded state.
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,11 @@ test('a recorded state runs on a fresh workbench to the same pixels in every win
   await wb.nodes.setDisplay(ct.uid, { color: [1, 0.9, 0.8] });
   await wb.nodes.setDisplay(tumour.uid, { opacity: 0.55 });
   await wb.nodes.setDisplay(mr.uid, { opacity: 0.4, color: [0.6, 0.8, 1], layer: 7 });
+  // A level window, a colour map, smoothing, and another level window in the coronal window.
+  await wb.display.setLevelWindow(ct.uid, { level: 40, window: 400 });
+  await wb.display.setInterpolation(ct.uid, { texture: true });
+  await wb.display.setColormap(mr.uid, 'Legacy Rainbow Color');
+  await wb.display.setLevelWindow(ct.uid, 'Bones', { context: wb.stdmulti.window('coronal').context });
   await wb.rendering.reinit();
   // The tumour hidden everywhere but in the axial window.
   await wb.nodes.setDisplay(tumour.uid, { visible: false });

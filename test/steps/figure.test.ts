@@ -84,7 +84,20 @@ test('the figure example: golden pixels and SVG, 183 mm at 300 dpi, the same byt
   }
   assert.equal(differingPixels(image, await pixels(GOLDEN_PNG)), 0, 'the figure has the golden pixels');
   assert.equal(comparable(svg), await readFile(GOLDEN_SVG, 'utf8'), 'the SVG has the golden text');
-  for (const text of ['Axial', 'Coronal', 'Sagittal', 'CT', 'MR', '20 mm', 'tumour', '>A<', '>F<'])
+  for (const text of [
+    'Axial',
+    'Coronal',
+    'Sagittal',
+    'CT',
+    'MR',
+    '20 mm',
+    'tumour',
+    '>A<',
+    '>F<',
+    'CT (HU)',
+    '>\u2212160<',
+    '>240<',
+  ])
     assert.ok(svg.includes(text), `the SVG holds "${text}" as text`);
 
   const browser = await chromium.launch({ executablePath: CHROMIUM });

@@ -1,5 +1,6 @@
 import { labelsByValue, type Segmentation } from '../segmentation.js';
 import type { Vec3 } from '../volume.js';
+import { entriesOf, greyColours, tableIndex, tableLookup, type TableLookup } from './colour-table.js';
 import type { RenderLayer, Rgb } from './types.js';
 
 /**
@@ -19,10 +20,20 @@ export interface PreparedLayer {
   frame: Float32Array;
   /** The node's opacity; a label layer's alphas already include it. */
   opacity: number;
-  /** Grey mapping: grey = clamp((v - low) * scale, 0, 1). */
-  low: number;
-  scale: number;
   tint: Rgb;
+  /** How a grey image's value finds its colour entry. */
+  lookup: TableLookup;
+  /**
+   * Per entry (the last one for NaN): the colour times tint and alpha (0-2), and the share of
+   * what is below that stays (3), alpha being the entry's alpha times the opacity.
+   */
+  entries: Float32Array;
+  /** Per entry: the table's RGBA over 255, for filtering between texels. */
+  rgba: Float32Array;
+  /** Texels are blended bilinearly (texture interpolation). */
+  texture: boolean;
+  /** Values are interpolated between slices (reslice interpolation other than nearest). */
+  resliceLinear: boolean;
   /**
    * A segmentation group's colours: r, g, b, alpha per label value (value · 4), alpha being the
    * label's opacity times the node's, 0 for hidden labels and values without a label. Null for
@@ -46,9 +57,10 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
   for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) inv[r * 3 + c] = d[c * 3 + r]! / v.spacing[r]!;
   const origin = Float64Array.from(v.origin);
   const dims = Int32Array.from(v.dims);
-  const window = Math.max(layer.levelWindow.window, 1e-9);
-  const low = layer.levelWindow.level - window / 2;
   const tint = layer.color ?? ([1, 1, 1] as Rgb);
+  const lookup = tableLookup(layer.colours ?? greyColours(layer.levelWindow), v.componentType !== 'float64');
+  const texture = layer.textureInterpolation === true;
+  const resliceLinear = (layer.resliceInterpolation ?? 'nearest') !== 'nearest';
   // One object shape for every layer keeps the sampler's property reads monomorphic. A frame
   // shorter than its dimensions say would be read past its end; such a layer (or a NaN
   // opacity) is left out rather than drawn with garbage.
@@ -56,7 +68,8 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
     const frame = step(frames);
     const opacity =
       frame.length >= v.dims[0] * v.dims[1] * v.dims[2] && layer.opacity > 0 ? Math.min(layer.opacity, 1) : 0;
-    return { origin, dims, frame, opacity, low, scale: 1 / window, tint, labels, inv };
+    const { entries, rgba } = entriesOf(layer.colours?.table ?? greyColours(layer.levelWindow).table, tint, opacity);
+    return { origin, dims, frame, opacity, tint, lookup, entries, rgba, texture, resliceLinear, labels, inv };
   };
   const segmentation = v.segmentation;
   if (!segmentation) return [prepared(v.frames, null)];
@@ -153,14 +166,14 @@ function shade(l: PreparedLayer, at: number): boolean {
     SHADE[3] = 1 - alpha;
     return true;
   }
-  const a = l.opacity;
-  const tint = l.tint;
-  let g = (v - l.low) * l.scale;
-  g = g < 0 ? 0 : g > 1 ? 1 : g;
-  SHADE[0] = g * tint[0] * a;
-  SHADE[1] = g * tint[1] * a;
-  SHADE[2] = g * tint[2] * a;
-  SHADE[3] = 1 - a;
+  const e = l.entries;
+  const t = tableIndex(l.lookup, v) * 4;
+  const keep = e[t + 3]!;
+  if (!(keep < 1)) return false;
+  SHADE[0] = e[t]!;
+  SHADE[1] = e[t + 1]!;
+  SHADE[2] = e[t + 2]!;
+  SHADE[3] = keep;
   return true;
 }
 

@@ -22,6 +22,15 @@ export interface RenderLayer {
   color: Rgb | null;
   /** Grey mapping of an image; not used by a segmentation. */
   levelWindow: { level: number; window: number };
+  /**
+   * How an image's values become colours; without it, MITK's default: 256 greys spread over
+   * the level window. Not used by a segmentation.
+   */
+  colours?: LayerColours;
+  /** Whether the slice texture is filtered bilinearly when magnified (MITK's `texture interpolation`). */
+  textureInterpolation?: boolean;
+  /** How values are taken between slices (MITK's `reslice interpolation`); default nearest. */
+  resliceInterpolation?: 'nearest' | 'linear' | 'cubic';
   /** Stack order; higher is drawn on top. Layers arrive sorted ascending. */
   layer: number;
 }
@@ -55,3 +64,17 @@ export interface View3D {
 }
 
 export type View = View2D | View3D;
+
+/**
+ * A value-to-colour table as MITK's level-window filter applies it: RGBA bytes spread over a
+ * value range. `rounded` is the filter's own fast map for linear tables (index = value scaled
+ * to the table plus one half, truncated, in single precision); `linear` and `log` are VTK's
+ * `MapValue` for tables it cannot take the fast way (another scale, a log10 scale).
+ */
+export interface LayerColours {
+  /** RGBA bytes, four per entry. */
+  table: Uint8Array;
+  /** The values the table spans: the level window's bounds, or the table's own range. */
+  range: [number, number];
+  lookup: 'rounded' | 'linear' | 'log';
+}

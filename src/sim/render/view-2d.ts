@@ -1,5 +1,6 @@
 import type { Vec3 } from '../volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
+import { blendFiltered } from './filtered-span.js';
 import { blendSpan, prepareLayers, toIndex, toIndexDelta, type PreparedLayer } from './layer-sampler.js';
 import type { RenderLayer, Rgb, RgbaImage, View2D } from './types.js';
 import { fillRgb, packRgb } from '../../image/pixels.js';
@@ -31,7 +32,11 @@ export function renderView2D(view: View2D, layers: readonly RenderLayer[], data:
   const walks: Walk[] = layers
     .flatMap(prepareLayers)
     .filter((l) => l.opacity > 0)
-    .map((l) => ({ l, i0: toIndex(l, p0), ix: toIndexDelta(l, dx), iy: toIndexDelta(l, dy) }));
+    .map((l) => {
+      const ix = toIndexDelta(l, dx);
+      const iy = toIndexDelta(l, dy);
+      return { l, i0: toIndex(l, p0), ix, iy, sliceAxis: sliceAxisOf(ix, iy) };
+    });
   const lines = view.crosshair.map((line) => planeLine(W, p0, dx, dy, line));
   const row = new Float32Array(W * 3);
   for (let py = 0; py < H; py++) composeRow(walks, lines, view.background, row, data, W, py);
@@ -44,6 +49,14 @@ interface Walk {
   i0: Vec3;
   ix: Vec3;
   iy: Vec3;
+  /** The index axis the view does not move along, when it is the only one; else -1. */
+  sliceAxis: number;
+}
+
+/** The index axis that stays fixed across the window: the slice axis of an axis-aligned view. */
+function sliceAxisOf(ix: Vec3, iy: Vec3): number {
+  const fixed = [0, 1, 2].filter((k) => Math.abs(ix[k]!) < 1e-9 && Math.abs(iy[k]!) < 1e-9);
+  return fixed.length === 1 ? fixed[0]! : -1;
 }
 
 /**
@@ -62,7 +75,12 @@ function composeRow(
 ): void {
   fillRgb(row, background);
   for (let k = 0; k < walks.length; k++) {
-    const { l, i0, ix, iy } = walks[k]!;
+    const { l, i0, ix, iy, sliceAxis } = walks[k]!;
+    if (sliceAxis >= 0 && l.labels === null && (l.texture || l.resliceLinear)) {
+      const f: Vec3 = [i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py];
+      blendFiltered(l, f, ix, sliceAxis, row, 0, W);
+      continue;
+    }
     blendSpan(l, i0[0] + iy[0] * py, i0[1] + iy[1] * py, i0[2] + iy[2] * py, ix[0], ix[1], ix[2], row, 0, W);
   }
   for (let k = 0; k < lines.length; k++) lines[k]!(row, py);

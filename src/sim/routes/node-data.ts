@@ -6,6 +6,7 @@ import { writeImageBytes } from '../io/write-image.js';
 import { Problem } from '../problem.js';
 import type { Router } from '../router.js';
 import type { Volume } from '../volume.js';
+import { requireNode } from './input-checks.js';
 import { nodeJson } from './node-query.js';
 import { directUpload, fileReferenceUpload, transferKind } from './node-upload.js';
 import { envelope, isJsonObject, NODES, readJsonBody, type StorageContext } from './request-body.js';
@@ -15,7 +16,7 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
   const { store } = ctx;
   router
     .on('GET', `${NODES}/:uid/data`, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       if (!node.volume) throw new Problem('NO_DATA', `Node '${node.uid}' has no data attached`);
       const bytes = serialize(node.volume);
       const fileName = `data_${node.uid}.nrrd`;
@@ -32,7 +33,7 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
       return fileReference(ctx, req, node, fileName, bytes);
     })
     .on('PUT', `${NODES}/:uid/data`, async (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const kind = transferKind(req);
       if (kind === 'none') {
         throw new Problem(

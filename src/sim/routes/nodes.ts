@@ -1,8 +1,9 @@
 import type { SimNode } from '../datastore-types.js';
-import { isReserved } from '../datastore.js';
 import type { SimRequest, SimResponse } from '../http-types.js';
 import { Problem } from '../problem.js';
+import type { PropertyValue } from '../datastore-types.js';
 import { decodeProperty } from '../property-codec.js';
+import { keyProblem, requireNode } from './input-checks.js';
 import type { Router } from '../router.js';
 import { listNodes, nodeJson } from './node-query.js';
 import { directUpload, fileReferenceUpload, stem, transferKind, type Upload } from './node-upload.js';
@@ -26,11 +27,11 @@ export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
     })
     .on('POST', NODES, (req) => createNode(ctx, req, null))
     .on('GET', `${NODES}/:uid`, (_req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       return envelope(200, nodeJson(store, node), { available_contexts: store.contexts(node) });
     })
     .on('PATCH', `${NODES}/:uid`, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const body = readJsonBody(req);
       if (!isJsonObject(body) || !('parent_uid' in body)) {
         throw new Problem(
@@ -45,7 +46,7 @@ export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
       return envelope(200, nodeJson(store, node));
     })
     .on('DELETE', `${NODES}/:uid`, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const removed = store.remove(node, boolParam(req, 'recursive', false));
       return envelope(
         200,
@@ -53,11 +54,11 @@ export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
       );
     })
     .on('GET', `${NODES}/:uid/children`, (req, { uid }) => {
-      const parent = store.require(uid!);
+      const parent = requireNode(store, uid!);
       const { data, meta } = listNodes(store, req, store.children(parent.uid), true);
       return envelope(200, data, { ...meta, parent_uid: parent.uid });
     })
-    .on('POST', `${NODES}/:uid/children`, (req, { uid }) => createNode(ctx, req, store.require(uid!)));
+    .on('POST', `${NODES}/:uid/children`, (req, { uid }) => createNode(ctx, req, requireNode(store, uid!)));
 }
 
 /**
@@ -88,18 +89,27 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
   }
   // A file's name is the fallback name, as when a file is opened in the workbench.
   const fallback = upload?.fileName === undefined ? undefined : stem(upload.fileName);
+  const failed: string[] = [];
+  const given: Array<[string, PropertyValue]> = [];
+  for (const [key, wire] of Object.entries(properties)) {
+    const decoded = decodeProperty(wire);
+    if (
+      !decoded.ok ||
+      keyProblem(key, true) !== undefined ||
+      (key === 'name' && decoded.value.type !== 'StringProperty')
+    )
+      failed.push(key);
+    // The explicit `name` field wins over a `name` among the properties.
+    else if (!(key === 'name' && name !== undefined)) given.push([key, decoded.value]);
+  }
+  // The properties go on before the data, as on the real server: the image mapper's defaults
+  // then fill in only what they left open.
   const node = ctx.store.create({
     name: name ?? fallback,
     parentUid: parent?.uid ?? null,
     volume: upload?.volume ?? null,
+    properties: given,
   });
-  const failed: string[] = [];
-  for (const [key, wire] of Object.entries(properties)) {
-    const decoded = decodeProperty(wire);
-    if (!decoded.ok || isReserved(key) || (key === 'name' && decoded.value.type !== 'StringProperty')) failed.push(key);
-    // The explicit `name` field wins over a `name` among the properties.
-    else if (!(key === 'name' && name !== undefined)) node.properties.set(key, decoded.value);
-  }
   ctx.store.touch(node);
   const location = `${NODES}/${node.uid}`;
   const meta: Record<string, unknown> = { location };

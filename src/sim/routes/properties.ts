@@ -1,10 +1,11 @@
 import type { PropertyValue, SimNode } from '../datastore-types.js';
-import { isReserved, type PropertyScope } from '../datastore.js';
+import { assign, isReserved } from '../datastore.js';
 import type { SimRequest } from '../http-types.js';
 import { Problem } from '../problem.js';
 import { decodeProperty, encodeProperty, type Decoded } from '../property-codec.js';
 import type { Router } from '../router.js';
 import type { Json } from '../json-literals.js';
+import { checkKey, checkUid, keyProblem, requireNode, writeScope } from './input-checks.js';
 import {
   boolParam,
   contextParam,
@@ -15,13 +16,14 @@ import {
   readJsonBody,
   readObjectBody,
   scopeParam,
-  WRITE_SCOPES,
   type StorageContext,
 } from './request-body.js';
 
 /**
  * A node's properties at node scope (optionally per render window, the `context`) or data
- * scope. `restapi.*` keys are the server's own: hidden, never written, 404 on read.
+ * scope. `restapi.*` keys are the server's own: hidden, never written, 404 on read. A UID or a
+ * key in the path is checked before the node is looked up; a value of another class than the
+ * stored one is ignored while the call succeeds, as on the real server (see `assign`).
  */
 export function registerPropertyRoutes(router: Router, ctx: StorageContext): void {
   const { store } = ctx;
@@ -29,14 +31,15 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
 
   /** Decodes one value for `key`; a node's name must stay a string. */
   const decodeFor = (key: string, wire: Json): Decoded => {
-    if (isReserved(key)) return { ok: false, error: `'${key}' is reserved for the server` };
+    const problem = keyProblem(key, true);
+    if (problem !== undefined) return { ok: false, error: problem };
     const decoded = decodeProperty(wire);
     if (decoded.ok && key === 'name' && decoded.value.type !== 'StringProperty')
       return { ok: false, error: 'name must be a string' };
     return decoded;
   };
   const writeTarget = (req: SimRequest, node: SimNode) => {
-    const scope = scopeParam<PropertyScope>(req, WRITE_SCOPES, 'node');
+    const scope = writeScope(req);
     const context = scope === 'data' ? null : contextParam(req);
     return {
       scope,
@@ -48,7 +51,7 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
 
   router
     .on('GET', PROPS, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const scope = scopeParam(req, READ_SCOPES, 'all');
       const context = contextParam(req);
       let entries = [...store.view(node, scope, context)];
@@ -68,7 +71,7 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
       );
     })
     .on('PUT', PROPS, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const body = readObjectBody(req);
       const target = writeTarget(req, node);
       const decoded = new Map<string, PropertyValue>();
@@ -82,20 +85,31 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
           !decoded.has(k) && !isReserved(k) && !(k === 'name' && target.scope === 'node' && target.context === null),
       );
       for (const k of removed) target.list.delete(k);
-      for (const [k, v] of decoded) target.list.set(k, v);
+      for (const [k, v] of decoded) assign(target.list, k, v);
       store.touch(node);
       return envelope(200, { removed, replaced: [...decoded.keys()] }, target.meta);
     })
     .on('PATCH', PROPS, (req, { uid }) => {
-      const node = store.require(uid!);
+      const node = requireNode(store, uid!);
       const body = readObjectBody(req);
+      // The real server sets the keys one by one and each is refused at scope `all`: a 200 that lists them all as failed.
+      if (req.query.get('property_scope') === 'all') {
+        const error = "property_scope 'all' is for reading; write at property_scope 'node' or 'data'";
+        const failed = Object.keys(body).map((property) => ({ error, property }));
+        return envelope(
+          200,
+          { failed, updated: [] },
+          { context: contextParam(req), node_uid: node.uid, property_scope: 'all' },
+        );
+      }
       const target = writeTarget(req, node);
       const updated: string[] = [];
       const failed: Array<{ error: string; property: string }> = [];
       for (const [key, wire] of Object.entries(body)) {
         const d = decodeFor(key, wire);
         if (d.ok) {
-          target.list.set(key, d.value);
+          // Listed as updated even when a class mismatch kept the old value: so does the real server.
+          assign(target.list, key, d.value);
           updated.push(key);
         } else failed.push({ error: d.error, property: key });
       }
@@ -103,6 +117,8 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
       return envelope(200, { failed, updated }, target.meta);
     })
     .on('GET', `${PROPS}/:key`, (req, { uid, key }) => {
+      checkUid(uid!);
+      checkKey(key!, false);
       const node = store.require(uid!);
       const scope = scopeParam(req, READ_SCOPES, 'all');
       const context = contextParam(req);
@@ -116,6 +132,8 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
       );
     })
     .on('PUT', `${PROPS}/:key`, (req, { uid, key }) => {
+      checkUid(uid!);
+      checkKey(key!, true);
       const node = store.require(uid!);
       let wire = readJsonBody(req);
       if (wire === undefined) throw new Problem('INVALID_REQUEST', 'Request body is empty; send the property value');
@@ -125,16 +143,24 @@ export function registerPropertyRoutes(router: Router, ctx: StorageContext): voi
       if (!d.ok) throw new Problem('INVALID_REQUEST', `Failed to set property value: ${d.error}`);
       const target = writeTarget(req, node);
       const replaced = target.list.has(key!);
-      target.list.set(key!, d.value);
+      assign(target.list, key!, d.value);
       store.touch(node);
-      return envelope(200, { [key!]: encodeProperty(d.value) }, { node_uid: node.uid, property_key: key, replaced });
+      // The answer reads the property back: after a class mismatch it shows the value kept.
+      return envelope(
+        200,
+        { [key!]: encodeProperty(target.list.get(key!)!) },
+        { node_uid: node.uid, property_key: key, replaced },
+      );
     })
     .on('DELETE', `${PROPS}/:key`, (req, { uid, key }) => {
+      checkUid(uid!);
+      checkKey(key!, true);
       const node = store.require(uid!);
-      const target = writeTarget(req, node);
-      if (key === 'name' && target.scope === 'node' && target.context === null) {
+      // `name` is protected outside the data scope, `all` included, before the scope is refused.
+      if (key === 'name' && req.query.get('property_scope') !== 'data' && contextParam(req) === null) {
         throw new Problem('PROPERTY_PROTECTED', "Property 'name' cannot be deleted");
       }
+      const target = writeTarget(req, node);
       // The stored server answered a missing key with a 500; a 404 says the same more usefully.
       if (isReserved(key!) || !target.list.has(key!))
         throw new Problem('PROPERTY_NOT_FOUND', `Property '${key}' not found on node '${node.uid}'`);

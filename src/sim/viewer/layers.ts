@@ -1,6 +1,9 @@
 import type { DataStoreView, PropertyValue, SimNode } from '../datastore-types.js';
-import { autoLevelWindow } from '../level-window.js';
-import type { RenderLayer, Rgb } from '../render/types.js';
+import { levelOf, newLevelWindow, windowOf, type LevelWindowState } from '../level-window-state.js';
+import { mitkLookupTable, SCALE_LINEAR, SCALE_LOG10, type LookupTableState } from '../lookup-table.js';
+import type { LayerColours, RenderLayer, Rgb } from '../render/types.js';
+import type { Volume } from '../volume.js';
+import { transferFunctionColours } from '../transfer-function.js';
 import type { TimeNavigation } from './time.js';
 
 /**
@@ -31,10 +34,45 @@ function colorOf(p: PropertyValue | undefined): Rgb | null {
   return typeof r === 'number' && typeof g === 'number' && typeof b === 'number' ? [r, g, b] : null;
 }
 
-function levelWindowOf(p: PropertyValue | undefined): { level: number; window: number } | undefined {
-  const v = p?.value as { level?: unknown; window?: unknown } | undefined;
-  if (typeof v !== 'object' || v === null) return undefined;
-  return typeof v.level === 'number' && typeof v.window === 'number' ? { level: v.level, window: v.window } : undefined;
+function ofType<T>(p: PropertyValue | undefined, type: string): T | undefined {
+  return p?.type === type ? (p.value as T) : undefined;
+}
+
+/** MITK's rainbow table: what the image mapper draws with when a node has no lookup table. */
+const RAINBOW = mitkLookupTable('Legacy Rainbow Color');
+/** What a binary image is always drawn with: grey, value 0 transparent, over 0..1. */
+const BINARY = mitkLookupTable('Legacy Binary');
+/** A node without a level window is drawn through a new one (127.5 / 255), as in MITK. */
+const NO_LEVEL_WINDOW = newLevelWindow();
+
+/**
+ * An image's colours in one window, as `ImageVtkMapper2D::ApplyRenderingMode` chooses them: a
+ * binary image through the binary table over 0..1; otherwise by `Image Rendering.Mode`, the
+ * node's lookup table spread over the level window's bounds, or over the table's own range
+ * (`LookupTable_Color`), or its transfer function (see transfer-function.ts). Without a
+ * transfer function those modes draw nothing (MITK logs an error and keeps what it had).
+ */
+function coloursOf(property: (key: string) => PropertyValue | undefined, lw: LevelWindowState): LayerColours | null {
+  const binary = ofType<boolean>(property('binary'), 'BoolProperty') === true;
+  if (binary) return coloursFrom(BINARY, BINARY.tableRange);
+  const mode =
+    ofType<string>(property('Image Rendering.Mode'), 'RenderingModeProperty') ?? 'LookupTable_LevelWindow_Color';
+  if (mode.startsWith('ColorTransferFunction'))
+    return transferFunctionColours(ofType(property('Image Rendering.Transfer Function'), 'TransferFunctionProperty'));
+  const lut = ofType<LookupTableState>(property('LookupTable'), 'LookupTableProperty') ?? RAINBOW;
+  return coloursFrom(lut, mode === 'LookupTable_Color' ? lut.tableRange : [lw.lower, lw.upper]);
+}
+
+function coloursFrom(lut: LookupTableState, range: readonly [number, number]): LayerColours {
+  const lookup = lut.scale === SCALE_LINEAR ? 'rounded' : lut.scale === SCALE_LOG10 ? 'log' : 'linear';
+  return { table: lut.table, range: [range[0], range[1]], lookup };
+}
+
+/** Reslicing is nearest for an image of one slice, whatever the property says (as in MITK). */
+function resliceOf(p: PropertyValue | undefined, volume: Volume): RenderLayer['resliceInterpolation'] {
+  const mode = ofType<string>(p, 'VtkResliceInterpolationProperty');
+  if (volume.dims[2] <= 1 || mode === undefined) return 'nearest';
+  return mode === 'Linear' ? 'linear' : mode === 'Cubic' ? 'cubic' : 'nearest';
 }
 
 /** A node without a `visible` property is shown, as in MITK. */
@@ -53,14 +91,21 @@ export function layersFor(store: DataStoreView, contexts: readonly string[], tim
   store.nodes().forEach((node, order) => {
     const volume = node.volume;
     if (!volume || volume.frames.length === 0 || !isVisible(store, node, contexts)) return;
+    const property = (key: string): PropertyValue | undefined => windowProperty(store, node, key, contexts);
+    const lw = ofType<LevelWindowState>(property('levelwindow'), 'LevelWindowProperty') ?? NO_LEVEL_WINDOW;
+    const colours = volume.segmentation ? undefined : coloursOf(property, lw);
+    if (colours === null) return;
     out.push({
       uid: node.uid,
       volume,
       timeStep: time.frameOf(volume),
-      opacity: Math.min(1, Math.max(0, numberOf(windowProperty(store, node, 'opacity', contexts)) ?? 1)),
-      color: colorOf(windowProperty(store, node, 'color', contexts)),
-      levelWindow: levelWindowOf(windowProperty(store, node, 'levelwindow', contexts)) ?? autoLevelWindow(volume),
-      layer: numberOf(windowProperty(store, node, 'layer', contexts)) ?? 0,
+      opacity: Math.min(1, Math.max(0, numberOf(property('opacity')) ?? 1)),
+      color: colorOf(property('color')),
+      levelWindow: { level: levelOf(lw), window: windowOf(lw) },
+      ...(colours ? { colours } : {}),
+      textureInterpolation: ofType<boolean>(property('texture interpolation'), 'BoolProperty') === true,
+      resliceInterpolation: resliceOf(property('reslice interpolation'), volume),
+      layer: numberOf(property('layer')) ?? 0,
       order,
     });
   });
@@ -73,7 +118,17 @@ export function layersFingerprint(store: DataStoreView, layers: readonly RenderL
   return layers
     .map(
       (l) =>
-        `${l.uid}@${store.get(l.uid)?.timestamp ?? 0}:${l.timeStep}:${l.opacity}:${l.color?.join(',') ?? '-'}:${l.levelWindow.level}/${l.levelWindow.window}:${l.layer}`,
+        `${l.uid}@${store.get(l.uid)?.timestamp ?? 0}:${l.timeStep}:${l.opacity}:${l.color?.join(',') ?? '-'}:${l.levelWindow.level}/${l.levelWindow.window}:${l.colours ? `${tableId(l.colours.table)}/${l.colours.range.join('/')}/${l.colours.lookup}` : '-'}:${l.textureInterpolation ? 't' : ''}${l.resliceInterpolation ?? ''}:${l.layer}`,
     )
     .join('|');
+}
+
+const tableIds = new WeakMap<Uint8Array, number>();
+let nextTableId = 0;
+
+/** A number per colour table object: a new table (a new property value) draws anew. */
+function tableId(table: Uint8Array): number {
+  let id = tableIds.get(table);
+  if (id === undefined) tableIds.set(table, (id = nextTableId++));
+  return id;
 }

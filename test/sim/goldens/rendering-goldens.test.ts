@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ctPhantom, labelPhantom, mrPhantom, nominalStudy, perfusionPhantom } from '../../../src/sim/phantom.js';
-import { setup } from '../rendering/harness.js';
+import { levelWindowProperty, setup } from '../rendering/harness.js';
 import { MODALITY_GRID } from '../rendering/layouts.js';
 
 /**
@@ -36,7 +36,7 @@ async function expectGolden(name: string, bytes: Buffer): Promise<void> {
 async function ctScene() {
   const s = setup();
   s.store.add('ct', ctPhantom(study), {
-    levelwindow: { type: 'LevelWindowProperty', value: { level: 50, window: 500 } },
+    levelwindow: levelWindowProperty(50, 500),
   });
   s.store.add('labels', labelPhantom(study), {
     layer: { type: 'IntProperty', value: 1 },
@@ -109,7 +109,7 @@ test('MxN 2x3 modality grid: top row CT axial, coronal, sagittal; bottom row the
 test('4D perfusion at time step 3 (1.5 s, the bolus peak): the tumour much brighter than the trunk around it', async () => {
   const s = setup();
   s.store.add('perfusion', perfusionPhantom(study), {
-    levelwindow: { type: 'LevelWindowProperty', value: { level: 250, window: 500 } },
+    levelwindow: levelWindowProperty(250, 500),
   });
   await s.call('POST', '/rendering/reinit');
   await s.call('PUT', '/rendering/selected-position', { position: study.tumour.centre });

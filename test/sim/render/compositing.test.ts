@@ -5,21 +5,22 @@ import type { RenderLayer } from '../../../src/sim/render/types.js';
 import type { Volume } from '../../../src/sim/volume.js';
 import { label, layerOf, makeVolume, px, view2d, withGroup } from './fixtures.js';
 
-// Expected bytes are worked out by hand: a channel c in 0..1 becomes Math.round(c * 255).
+// Expected bytes are worked out by hand: a channel c in 0..1 becomes Math.round(c * 255); a grey
+// image's value picks one of 256 greys as MITK's level-window filter does.
 const axial = view2d('axial', [7.5, 7.5, 4]);
 const constant = (value: number): Volume => makeVolume({ dims: [16, 16, 8], value: () => value });
 const centre = (layers: RenderLayer[]): number[] => px(renderView(axial, layers), 8, 8);
 
-test('grey values go through the level window: (v - (level - window/2)) / window, clamped', () => {
+test("grey values go through the level window as MITK's filter maps them: entry trunc((v - lower) * 256 / window + 1/2) of 256 greys, clamped", () => {
   const lw = { level: 400, window: 400 }; // maps 200..600 to black..white
-  assert.deepEqual(centre([layerOf(constant(300), { levelWindow: lw })]), [64, 64, 64, 255], '0.25 -> 63.75');
-  assert.deepEqual(centre([layerOf(constant(500), { levelWindow: lw })]), [191, 191, 191, 255], '0.75 -> 191.25');
+  assert.deepEqual(centre([layerOf(constant(300), { levelWindow: lw })]), [64, 64, 64, 255], '64.5 -> 64');
+  assert.deepEqual(centre([layerOf(constant(500), { levelWindow: lw })]), [192, 192, 192, 255], '192.5 -> 192');
   assert.deepEqual(centre([layerOf(constant(150), { levelWindow: lw })]), [0, 0, 0, 255], 'below the window');
   assert.deepEqual(centre([layerOf(constant(900), { levelWindow: lw })]), [255, 255, 255, 255], 'above the window');
   assert.deepEqual(
     centre([layerOf(constant(-1500), { levelWindow: { level: -1000, window: 2000 } })]),
     [64, 64, 64, 255],
-    'negative values: (-1500 + 2000) / 2000',
+    'negative values: (-1500 + 2000) * 256 / 2000 + 1/2 = 64.5',
   );
 });
 
@@ -107,15 +108,16 @@ test('label groups are layered in order, so overlapping groups both show', () =>
 test('each layer is drawn at its own time step', () => {
   const series = makeVolume({ dims: [16, 16, 8], timeSteps: 3, value: (_i, _j, _k, t) => t * 400 });
   assert.deepEqual(centre([layerOf(series, { timeStep: 0 })]), [0, 0, 0, 255]);
+  // Entries trunc(400 / 1000 * 256 + 1/2) = 102 and trunc(800 / 1000 * 256 + 1/2) = 205.
   assert.deepEqual(centre([layerOf(series, { timeStep: 1 })]), [102, 102, 102, 255]);
-  assert.deepEqual(centre([layerOf(series, { timeStep: 2 })]), [204, 204, 204, 255]);
+  assert.deepEqual(centre([layerOf(series, { timeStep: 2 })]), [205, 205, 205, 255]);
   assert.deepEqual(
     centre([layerOf(series, { timeStep: 9 })]),
-    [204, 204, 204, 255],
+    [205, 205, 205, 255],
     'a step past the end shows the last frame',
   );
   // A static image under a 4D one keeps its single frame whatever the time.
-  // 0.8 · 0.4 + 0.6 = 0.92.
+  // 205/255 · 0.4 + 0.6 = 0.9216.
   const overlay = layerOf(constant(1000), { opacity: 0.6 });
   assert.deepEqual(centre([layerOf(series, { timeStep: 2 }), { ...overlay, timeStep: 2 }]), [235, 235, 235, 255]);
 });

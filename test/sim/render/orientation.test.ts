@@ -33,9 +33,15 @@ function markers(
   });
 }
 
-/** Where a marker value shows, by its grey level through the 0..1000 window. */
+/**
+ * The grey level of each marker through the 0..1000 window: MITK's level-window filter takes
+ * entry trunc(v / 1000 * 256 + 1/2) of its 256 greys, clamped to 255.
+ */
+const GREY: Record<number, number> = { [LEFT]: 255, [ANTERIOR]: 154, [SUPERIOR]: 51 };
+
+/** Where a marker value shows, by its grey level. */
 function where(image: RgbaImage, value: number): Array<[number, number]> {
-  const grey = Math.round((value / 1000) * 255);
+  const grey = GREY[value]!;
   return pixelsWhere(image, (c) => c[0] === grey && c[1] === grey && c[2] === grey);
 }
 

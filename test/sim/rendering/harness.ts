@@ -1,5 +1,7 @@
 import type { DataStoreView, PropertyList, PropertyValue, SimNode } from '../../../src/sim/datastore-types.js';
 import { bareNotFound, type SimResponse } from '../../../src/sim/http-types.js';
+import { applyImageDefaults } from '../../../src/sim/image-defaults.js';
+import { newLevelWindow } from '../../../src/sim/level-window-state.js';
 import { Problem, problemResponse } from '../../../src/sim/problem.js';
 import { Router } from '../../../src/sim/router.js';
 import { registerRenderingRoutes } from '../../../src/sim/routes/rendering.js';
@@ -11,12 +13,15 @@ export class FakeStore implements DataStoreView {
   private readonly list: SimNode[] = [];
   private readonly removeListeners: Array<(uid: string) => void> = [];
 
+  /** A node as the data storage makes it: the given properties, then the image mapper's defaults. */
   add(uid: string, volume: Volume | null, props: Record<string, PropertyValue> = {}): SimNode {
+    const properties = new Map(Object.entries({ name: { type: 'StringProperty', value: uid }, ...props }));
+    if (volume) applyImageDefaults(properties, volume);
     const node: SimNode = {
       uid,
       parentUid: null,
       volume,
-      properties: new Map(Object.entries({ name: { type: 'StringProperty', value: uid }, ...props })),
+      properties,
       contextProperties: new Map(),
       dataProperties: new Map(),
       timestamp: 1,
@@ -170,4 +175,9 @@ export function errorOf(a: Answer, status: number, code: string): { message: str
     throw new Error(`expected ${status} ${code}, got ${a.status} ${a.body.toString('utf8')}`);
   }
   return a.json.error;
+}
+
+/** A `levelwindow` property whose window runs exactly from level - window / 2 to level + window / 2. */
+export function levelWindowProperty(level: number, window: number): PropertyValue {
+  return { type: 'LevelWindowProperty', value: newLevelWindow(level, window) };
 }

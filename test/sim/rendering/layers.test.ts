@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layersFor } from '../../../src/sim/viewer/layers.js';
 import { TimeNavigation, timeGeometry } from '../../../src/sim/viewer/time.js';
-import { FakeStore, makeVolume } from './harness.js';
+import { FakeStore, levelWindowProperty, makeVolume } from './harness.js';
 
 const contexts = {
   axial: ['axial', 'stdmulti.widget0'],
@@ -10,7 +10,7 @@ const contexts = {
   cell: ['mxn__widget0'],
 };
 
-test("defaults: visible, opaque, untinted, MITK's automatic level window, layer 0, creation order", () => {
+test("defaults: visible, opaque, white, MITK's automatic level window, layer 0, creation order", () => {
   const store = new FakeStore();
   store.add('a', makeVolume({ value: (i) => i * 10 }));
   store.add('b', makeVolume());
@@ -30,7 +30,7 @@ test("defaults: visible, opaque, untinted, MITK's automatic level window, layer 
     },
     // Values 0..70 in steps of 10, each in 1/8 of the central slice: the rare extremes are left
     // out, the window runs from the second smallest to the second largest value.
-    { opacity: 1, color: null, lw: { level: 35, window: 50 }, layer: 0, t: 0 },
+    { opacity: 1, color: [1, 1, 1], lw: { level: 35, window: 50 }, layer: 0, t: 0 },
   );
   // A constant image still gets a usable window: one unit below its value.
   assert.deepEqual(layers[1]!.levelWindow, { level: -0.5, window: 1 });
@@ -45,7 +45,7 @@ test('node properties: opacity, colour, level window and layer order', () => {
   store.add('bottom', makeVolume(), {
     layer: { type: 'IntProperty', value: 1 },
     color: { type: 'ColorProperty', value: [1, 0.5, 0] },
-    levelwindow: { type: 'LevelWindowProperty', value: { level: 40, window: 400 } },
+    levelwindow: levelWindowProperty(40, 400),
   });
   const layers = layersFor(store, contexts.axial, new TimeNavigation());
   assert.deepEqual(
@@ -61,8 +61,9 @@ test('per-window visibility and layer: StdMulti answers to its URL id and to its
   // Open question in the references: the Python client writes the URL id (`axial`) as the
   // context, the spec's example the renderer name (`stdmulti.widget0`). Both are honoured.
   const store = new FakeStore();
-  store.add('a', makeVolume());
-  store.add('b', makeVolume());
+  // Images of more than two values: a uniform one counts as binary in MITK and lies on layer 10.
+  store.add('a', makeVolume({ value: (i) => i }));
+  store.add('b', makeVolume({ value: (i) => i }));
   store.set('a', 'visible', { type: 'BoolProperty', value: false }, 'axial');
   store.set('b', 'visible', { type: 'BoolProperty', value: false }, 'stdmulti.widget2');
   store.set('b', 'visible', { type: 'BoolProperty', value: false }, 'mxn__widget0');

@@ -118,18 +118,22 @@ test('a MITK segmentation built from the format facts: uploaded direct and by fi
 
 test('drawn as MITK draws it: labels in their colours and opacities over the image beneath, groups layered in order, hidden labels and a hidden node not drawn', async () => {
   await withWorkbench({}, async (wb) => {
-    // A grey image beneath: 100 everywhere, shown at 0.75 grey through an explicit level window.
+    // A grey image beneath: 100 nearly everywhere, shown at grey 192 (entry trunc(300 · 256 /
+    // 400 + 1/2) of 256) through an explicit level window -200..200. Two corner voxels of other
+    // values keep it from looking binary to MITK, which draws a two-valued image in red.
     const grey = smallVolume({ dims: [20, 20, 4], spacing: [1, 1, 1] });
     grey.frames = [new Float32Array(1600).fill(100)];
+    grey.frames[0]![2 * 400 + 399] = 0;
+    grey.frames[0]![2 * 400 + 398] = 200;
     const image = (
       await wb.call('POST', '/datastorage/nodes?name=Grey', {
         body: imageBytes('nrrd', grey),
         headers: DIRECT('grey.nrrd'),
       })
     ).json.data.uid;
-    await wb.call('PUT', `/datastorage/nodes/${image}/properties/levelwindow`, {
-      json: { type: 'LevelWindowProperty', value: { level: 0, window: 400 } },
-    });
+    const lw = (await wb.call('GET', `/datastorage/nodes/${image}/properties/levelwindow`)).json.data.levelwindow;
+    lw.value.CurrentSettings = { Level: 0, Window: 400 };
+    await wb.call('PUT', `/datastorage/nodes/${image}/properties/levelwindow`, { json: lw });
     const seg = (
       await wb.call('POST', '/datastorage/nodes?name=Seg', { body: segmentationFile(), headers: DIRECT('seg.nrrd') })
     ).json.data.uid;
@@ -158,18 +162,19 @@ test('drawn as MITK draws it: labels in their colours and opacities over the ima
       ).status,
       200,
     );
-    // Spleen hidden: the grey image (0.75) shows, under the tumour half blue: 0.375 and 0.875.
+    // Spleen hidden: the grey image (192) shows, under the tumour half blue: 96 and 96 + 127.5
+    // (223.5, which the renderer's single-precision row buffer keeps just below the half).
     assert.deepEqual(await axialRow(wb, [liver, spleenTumour, spleen]), [
       [255, 0, 0],
       [96, 96, 223],
-      [191, 191, 191],
+      [192, 192, 192],
     ]);
 
     await wb.call('PUT', `/datastorage/nodes/${seg}/properties/opacity`, {
       body: '0.5',
       headers: { 'content-type': 'application/json' },
     });
-    // Half of the liver's red over the grey: 0.375 + 0.5 = 0.875 red, 0.375 green and blue.
+    // Half of the liver's red over the grey: 96 + 127.5 red, 96 green and blue.
     assert.deepEqual((await axialRow(wb, [liver]))[0], [223, 96, 96], "the node's opacity scales every label's");
     await wb.call('PUT', `/datastorage/nodes/${seg}/properties/visible`, {
       body: 'false',
@@ -178,8 +183,8 @@ test('drawn as MITK draws it: labels in their colours and opacities over the ima
     assert.deepEqual(
       await axialRow(wb, [liver, spleenTumour]),
       [
-        [191, 191, 191],
-        [191, 191, 191],
+        [192, 192, 192],
+        [192, 192, 192],
       ],
       'a hidden node draws nothing',
     );
