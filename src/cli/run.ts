@@ -5,6 +5,7 @@ import type { Plan } from '../compile/plan.js';
 import type { Config } from './config.js';
 import type { RunResult } from '../result/result.js';
 import type { RetryPolicy } from '../run/retry.js';
+import type { ForeignNodeMode } from '../run/run-context.js';
 import type { RunHooks } from './watch.js';
 import type { FolderLock } from '../files/folder-lock.js';
 import type { ReporterFailure } from '../report/fan-out.js';
@@ -35,7 +36,7 @@ export interface RunCliOptions {
   force?: boolean;
   shard?: string;
   project?: string;
-  foreignNodes?: 'keep' | 'hide' | 'remove';
+  foreignNodes?: ForeignNodeMode;
   /** Where the token variable's name came from, for messages. */
   tokenEnvSource?: string;
   /** Where goldens live, from the configuration. */
@@ -117,7 +118,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
       new Option(
         '--foreign-nodes <mode>',
         "nodes on a workbench given by URL that wbplay did not make (a person's data): keep them, hide them for the run and show them again at its end, or remove them (default hide); nodes earlier wbplay runs left are always removed",
-      ).choices(['keep', 'hide', 'remove']),
+      ).choices(['keep', 'hide', 'remove'] satisfies ForeignNodeMode[]),
     )
     .option('--project <name>', 'use the named project of wbplay.config.yaml over its other settings')
     .option(

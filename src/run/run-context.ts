@@ -8,7 +8,6 @@ import type { CaseInfo, StepResult } from '../result/result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Resume } from './resume.js';
 import type { RunItem } from './run-item.js';
-import type { ForeignNodeMode } from './scene.js';
 import type { Shard } from './shard.js';
 import type { WorkbenchSlot, WorkbenchSource } from './workbenches.js';
 
@@ -49,6 +48,14 @@ export interface RunOptions {
 }
 
 export type AfterStep = (c: CaseInfo, step: StepResult, client: WorkbenchClient, signal: AbortSignal) => Promise<void>;
+
+/**
+ * What a run does with nodes it finds on a running workbench that wbplay did not make (a
+ * person's data): leave them, hide them for the run and show them again at its end, or remove
+ * them. None of these deletes a person's data unless asked to.
+ */
+export type ForeignNodeMode = 'keep' | 'hide' | 'remove';
+export const DEFAULT_FOREIGN_NODES: ForeignNodeMode = 'hide';
 
 export const DEFAULT_STEP_TIMEOUT_MS = 120_000;
 

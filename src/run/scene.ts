@@ -3,17 +3,8 @@ import type { NodeInfo } from '../api/wire.js';
 import { MARKER_PROPERTY } from '../steps/run-context.js';
 import { classify } from './classify.js';
 import { withRetry } from './retry.js';
-import type { RunContext } from './run-context.js';
+import { type ForeignNodeMode, type RunContext } from './run-context.js';
 import type { WorkbenchSlot } from './workbenches.js';
-
-/**
- * What a run does with nodes it finds on a running workbench that wbplay did not make (a
- * person's data): leave them, hide them for the run and show them again at its end, or remove
- * them. None of these deletes a person's data unless asked to.
- */
-export const FOREIGN_NODE_MODES = ['keep', 'hide', 'remove'] as const;
-export type ForeignNodeMode = (typeof FOREIGN_NODE_MODES)[number];
-export const DEFAULT_FOREIGN_NODES: ForeignNodeMode = 'hide';
 
 /** How many names a notice lists before it says "and N more". */
 const NAMES_SHOWN = 8;

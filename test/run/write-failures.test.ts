@@ -54,6 +54,14 @@ async function run(
   });
 }
 
+/** A playbook that loads the first study's CT, reinits, then does `step`. */
+async function oneStudy(name: string, step: string): Promise<string> {
+  const file = join(dir, `${name}.yaml`);
+  const steps = ['  - load: { file: data/study-001/ct.nrrd, as: ct }', '  - reinit', step];
+  await writeFile(file, ['version: 1', `name: ${name}`, 'steps:', ...steps, ''].join('\n'));
+  return file;
+}
+
 const statusesOf = async (r: RunResult): Promise<Record<string, string>> =>
   Object.fromEntries((await r.cases.all()).map((c) => [c.id, c.status]));
 
@@ -106,19 +114,7 @@ test("a screenshot that cannot be written errs its step with the path and the sy
 
 test('a golden that cannot be written errs its check with the path and the reason', async () => {
   const out = join(dir, 'golden');
-  const file = join(dir, 'golden.yaml');
-  await writeFile(
-    file,
-    [
-      'version: 1',
-      'name: golden',
-      'steps:',
-      '  - load: { file: data/study-001/ct.nrrd, as: ct }',
-      '  - reinit',
-      '  - expect_image: { of: stdmulti/axial, golden: goldens/axial.png }',
-      '',
-    ].join('\n'),
-  );
+  const file = await oneStudy('golden', '  - expect_image: { of: stdmulti/axial, golden: goldens/axial.png }');
   failWrites('goldens/axial.png', 'EROFS', 'read-only file system');
   const result = await run(loadPlaybook(file), out, { golden: { update: 'missing', ci: false } });
   const check = (await result.cases.all())[0]!.steps[2]!;
@@ -129,18 +125,9 @@ test('a golden that cannot be written errs its check with the path and the reaso
 
 test('a figure that cannot be written errs the figure step', async () => {
   const out = join(dir, 'figure');
-  const file = join(dir, 'figure.yaml');
-  await writeFile(
-    file,
-    [
-      'version: 1',
-      'name: figure',
-      'steps:',
-      '  - load: { file: data/study-001/ct.nrrd, as: ct }',
-      '  - reinit',
-      `  - figure: { save: ${join(out, 'fig.png')}, width: 40mm, dpi: 100, panels: [{ window: stdmulti/axial }] }`,
-      '',
-    ].join('\n'),
+  const file = await oneStudy(
+    'figure',
+    `  - figure: { save: ${join(out, 'fig.png')}, width: 40mm, dpi: 100, panels: [{ window: stdmulti/axial }] }`,
   );
   failWrites('fig.png', 'EACCES', 'permission denied');
   const result = await run(loadPlaybook(file), out);
