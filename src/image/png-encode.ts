@@ -210,7 +210,8 @@ export class RgbPngWriter {
     await this.inFlight;
     this.deflater.end();
     await this.ended;
-    return assemble(this.width, this.height, 2, [], Buffer.concat(this.compressed));
+    // One IDAT chunk per piece zlib handed over: the compressed sheet is not copied into one first.
+    return assemble(this.width, this.height, 2, [], this.compressed);
   }
 }
 
@@ -226,7 +227,7 @@ function assemble(
   height: number,
   colorType: number,
   extra: Uint8Array[],
-  compressed: Uint8Array,
+  compressed: Uint8Array | readonly Uint8Array[],
 ): Uint8Array {
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);
@@ -238,7 +239,7 @@ function assemble(
     PNG_SIGNATURE,
     makeChunk('IHDR', ihdr),
     ...extra,
-    makeChunk('IDAT', compressed),
+    ...(compressed instanceof Uint8Array ? [compressed] : compressed).map((piece) => makeChunk('IDAT', piece)),
     makeChunk('IEND', new Uint8Array(0)),
   ];
   return concatBytes(parts);
