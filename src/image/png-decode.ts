@@ -251,9 +251,13 @@ class ScanlineSink {
         `${this.label} is not a valid PNG: row ${y} has the unknown filter type ${String(filter)}`,
         'the file is damaged; capture or record it again',
       );
-    if (this.bpp === 3) packRgb(this.line, this.words, width);
     const r = this.origin + y * this.pitch;
-    unfilterWords(filter, this.words, this.out32, r, y === 0 ? -1 : r - this.pitch, width, this.opaque);
+    if (filter === 4 && y > 0) {
+      paethRow(this.line, this.words, this.bpp, this.out32, r, r - this.pitch, width, this.opaque);
+    } else {
+      if (this.bpp === 3) packRgb(this.line, this.words, width);
+      unfilterWords(filter, this.words, this.out32, r, y === 0 ? -1 : r - this.pitch, width, this.opaque);
+    }
     this.rows++;
   }
 }
@@ -268,7 +272,7 @@ function packRgb(line: Uint8Array, words: Int32Array, width: number): void {
 /*
  * Byte-wise addition and floor average of four bytes packed in a 32-bit word, without carries
  * between the bytes (SWAR). Every filter treats each byte of a pixel alike, so one word holds a
- * whole pixel: RGBA as it is, RGB packed with a fourth byte that \`opaque\` overwrites.
+ * whole pixel: RGBA as it is, RGB packed with a fourth byte that `opaque` overwrites.
  */
 const LOW7 = 0x7f7f7f7f;
 const HIGH = 0x80808080 | 0;
@@ -298,9 +302,9 @@ function paethWord(a: number, b: number, c: number): number {
 }
 
 /**
- * One row unfiltered a pixel per word into \`out\` at pixel \`r\`; \`p\` is the row above, -1 on the
- * first row. Where the pixel above equals the one above-left (most of a rendered image), Paeth
- * predicts the left pixel in every byte, which spares the per-byte predictor.
+ * A row of the filters that treat a pixel as a whole word (None, Sub, Up, Avg, and Paeth on the
+ * first row, where it is Sub) unfiltered into `out` at pixel `r`; `p` is the row above, -1 on
+ * the first row.
  */
 function unfilterWords(
   filter: number,
@@ -329,9 +333,8 @@ function unfilterWords(
       return;
     }
     default:
-      // With no row above, Paeth always picks the left neighbour: the Sub filter.
-      if (p < 0) subRow(line, out, r, width, opaque);
-      else paethRow(line, out, r, p, width, opaque);
+      // Paeth: with no row above it always picks the left neighbour, which is the Sub filter.
+      subRow(line, out, r, width, opaque);
   }
 }
 
@@ -340,13 +343,29 @@ function subRow(line: Int32Array, out: Int32Array, r: number, width: number, opa
   for (let x = 0; x < width; x++) out[r + x] = left = addBytes(line[x]!, left) | opaque;
 }
 
-function paethRow(line: Int32Array, out: Int32Array, r: number, p: number, width: number, opaque: number): void {
+/**
+ * A Paeth row, reading the filtered bytes where they lie (RGB) or as words (RGBA). Where the
+ * pixel above equals the one above-left (most of a rendered image), Paeth predicts the left pixel
+ * in every byte, which spares the per-byte predictor, and a zero filtered pixel is that pixel.
+ */
+function paethRow(
+  line: Uint8Array,
+  words: Int32Array,
+  bpp: number,
+  out: Int32Array,
+  r: number,
+  p: number,
+  width: number,
+  opaque: number,
+): void {
   let left = 0;
   let upLeft = 0;
-  for (let x = 0; x < width; x++) {
+  for (let x = 0, i = 0; x < width; x++, i += 3) {
     const up = out[p + x]!;
-    const predicted = up === upLeft ? left : paethWord(left, up, upLeft);
-    out[r + x] = left = addBytes(line[x]!, predicted) | opaque;
+    const f = bpp === 4 ? words[x]! : line[i]! | (line[i + 1]! << 8) | (line[i + 2]! << 16);
+    if (up !== upLeft) left = addBytes(f, paethWord(left, up, upLeft)) | opaque;
+    else if (f !== 0) left = addBytes(f, left) | opaque;
+    out[r + x] = left;
     upLeft = up;
   }
 }
