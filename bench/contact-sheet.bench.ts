@@ -1,9 +1,10 @@
-// The contact sheet of a cohort: 40 axial screenshots of the demo studies (512x512, made by the
-// reference workbench once, untimed), tiled into one labelled PNG as the end of a `wbplay run`
-// makes it. Every sheet is made in a fresh process on the compiled package (bench/
-// contact-sheet-run.ts), as a run makes it once, cold. Prints ms per tile against its target
-// and the peak memory the sheet adds against the sheet's own pixels; a naive pngjs pipeline
-// (decode every tile, hold the sheet, encode it) runs alternately for scale.
+// The contact sheet of a cohort: the 40 axial screenshots of the demo studies that
+// playbooks/cohort.yaml captures (512x512, made once by the reference workbench, untimed), tiled
+// into one labelled PNG as the end of a `wbplay run` makes it. Every sheet is made in a fresh
+// process on the compiled package (bench/contact-sheet-run.ts), as a run makes it once, cold.
+// Prints ms per tile against its target and the peak memory the sheet adds against the sheet's
+// own pixels; a naive pngjs pipeline (decode every tile, hold the sheet, encode it) runs
+// alternately for scale.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,20 +24,6 @@ const STUDIES = 40;
 const RUNS = 5;
 /** ms per tile. */
 const TARGET = 10;
-
-const PLAYBOOK = `version: 1
-name: Contact sheet benchmark
-vars:
-  out: out
-foreach:
-  csv: studies.csv
-steps:
-  - load: { file: "\${study.path}/ct.nrrd", as: ct }
-  - load: { file: "\${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }
-  - reinit: { nodes: [ct] }
-  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]
-  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}/axial.png" }
-`;
 
 async function sheetRun(mode: 'ours' | 'naive', tilesFile: string, out: string): Promise<SheetRun> {
   const script = fileURLToPath(new URL('contact-sheet-run.ts', import.meta.url));
@@ -62,10 +49,11 @@ export default async function bench(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-bench-sheet-'));
   try {
     await writeDemoData(dir, { cohort: STUDIES });
-    await writeFile(join(dir, 'cohort.yaml'), PLAYBOOK);
     const out = join(dir, 'out');
+    // The example playbook itself: its axial screenshots are the tiles (its own sheet is not timed).
+    const example = fileURLToPath(new URL('../playbooks/cohort.yaml', import.meta.url));
     const result = await runPlans({
-      plans: [loadPlaybook(join(dir, 'cohort.yaml'), { vars: { out } })],
+      plans: [loadPlaybook(example, { vars: { data: dir, out } })],
       workbenches: embeddedWorkbenches(1),
       reporter: {},
       outputDir: out,
