@@ -5,16 +5,19 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, type Option } from 'commander';
 import ts from 'typescript';
-import { commands } from '../../src/cli/commands.js';
+import { commandsFor } from '../../src/cli/commands.js';
 import { EXIT } from '../../src/cli/errors.js';
 import { cell, code, describedDefault } from './schema-markdown.js';
 
 const ERRORS_FILE = fileURLToPath(new URL('../../src/cli/errors.ts', import.meta.url));
 
+/** Every command's registration, loaded once (the CLI loads them on demand). */
+const registrations = await commandsFor([]);
+
 /** The program as `wbplay` builds it. */
 function program(): Command {
   const root = new Command('wbplay');
-  for (const register of commands) register(root, () => undefined);
+  for (const register of registrations) register(root, () => undefined);
   return root;
 }
 

@@ -1,29 +1,27 @@
-import { registerAccept } from './accept.js';
 import type { RegisterCommand } from './command.js';
-import { registerDemoData } from './demo-data.js';
-import { registerInit } from './init.js';
-import { registerMergeReports } from './merge-reports.js';
-import { registerPlan } from './plan.js';
-import { registerRecord } from './record.js';
-import { registerRun } from './run.js';
-import { registerSchema } from './schema.js';
-import { registerServe } from './serve.js';
-import { registerShowReport } from './show-report.js';
-import { registerUi } from './ui.js';
-import { registerValidate } from './validate.js';
 
-/** Every subcommand, in the order `wbplay --help` lists them. */
-export const commands: readonly RegisterCommand[] = [
-  registerInit,
-  registerDemoData,
-  registerValidate,
-  registerPlan,
-  registerRun,
-  registerMergeReports,
-  registerShowReport,
-  registerUi,
-  registerRecord,
-  registerAccept,
-  registerSchema,
-  registerServe,
+/**
+ * Every subcommand by name, in the order `wbplay --help` lists them, each loaded when needed: a
+ * command line that names one loads that one alone, so `wbplay validate` does not load the
+ * modules of `run`, `serve` and the rest at start.
+ */
+export const commands: ReadonlyArray<readonly [name: string, load: () => Promise<RegisterCommand>]> = [
+  ['init', async () => (await import('./init.js')).registerInit],
+  ['demo-data', async () => (await import('./demo-data.js')).registerDemoData],
+  ['validate', async () => (await import('./validate.js')).registerValidate],
+  ['plan', async () => (await import('./plan.js')).registerPlan],
+  ['run', async () => (await import('./run.js')).registerRun],
+  ['merge-reports', async () => (await import('./merge-reports.js')).registerMergeReports],
+  ['show-report', async () => (await import('./show-report.js')).registerShowReport],
+  ['ui', async () => (await import('./ui.js')).registerUi],
+  ['record', async () => (await import('./record.js')).registerRecord],
+  ['accept', async () => (await import('./accept.js')).registerAccept],
+  ['schema', async () => (await import('./schema.js')).registerSchema],
+  ['serve', async () => (await import('./serve.js')).registerServe],
 ];
+
+/** The registrations a command line needs: the command it names, or all of them (help, an unknown word). */
+export async function commandsFor(argv: readonly string[]): Promise<RegisterCommand[]> {
+  const named = commands.filter(([name]) => name === argv[0]);
+  return Promise.all((named.length > 0 ? named : commands).map(([, load]) => load()));
+}

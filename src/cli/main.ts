@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { VERSION } from '../version.js';
-import { commands } from './commands.js';
+import { commandsFor } from './commands.js';
 import { CommandError, EXIT, reportError, type ExitCode } from './errors.js';
 
 export async function main(argv: string[]): Promise<ExitCode> {
@@ -17,13 +17,14 @@ export async function main(argv: string[]): Promise<ExitCode> {
       outputError: (text) => reportError(new CommandError('USAGE', text.trim().replace(/^error: /, ''))),
     });
   let exitCode: ExitCode = EXIT.ok;
-  for (const register of commands) {
+  const args = bareUpdateGoldens(argv);
+  for (const register of await commandsFor(args)) {
     register(program, (code) => {
       exitCode = code;
     });
   }
   try {
-    await program.parseAsync(bareUpdateGoldens(argv), { from: 'user' });
+    await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     const code = (err as { code?: string; exitCode?: number }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.ok;

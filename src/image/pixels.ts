@@ -50,6 +50,9 @@ export function filled(width: number, height: number, color: Rgb): RgbaImage {
   return { width, height, data };
 }
 
+/** Rectangles this large are filled a row of words at a time; a glyph's dots are cheaper byte by byte than a word view. */
+const WORD_FILL_FROM = 64;
+
 /** Paints an opaque rectangle, clipped to the image. */
 export function fillRect(image: RgbaImage, x: number, y: number, w: number, h: number, color: Rgb): void {
   const x0 = Math.max(0, x);
@@ -61,6 +64,14 @@ export function fillRect(image: RgbaImage, x: number, y: number, w: number, h: n
   const g = to8(color[1]);
   const b = to8(color[2]);
   const data = image.data;
+  if (LITTLE_ENDIAN && data.byteOffset % 4 === 0 && (x1 - x0) * (y1 - y0) >= WORD_FILL_FROM) {
+    // One word per pixel, filled natively: a contact sheet paints its whole background this way.
+    const words = new Int32Array(data.buffer, data.byteOffset, image.width * image.height);
+    const word = r | (g << 8) | (b << 16) | (255 << 24);
+    if (x0 === 0 && x1 === image.width) words.fill(word, y0 * image.width, y1 * image.width);
+    else for (let row = y0; row < y1; row++) words.fill(word, row * image.width + x0, row * image.width + x1);
+    return;
+  }
   for (let row = y0; row < y1; row++) {
     for (let o = (row * image.width + x0) * 4, end = (row * image.width + x1) * 4; o < end; o += 4) {
       data[o] = r;

@@ -3,7 +3,9 @@ import type * as Pngjs from 'pngjs';
 import { loadOnFirstUse } from './codec-loader.js';
 import { CompareError } from './image-error.js';
 import { listChunks, type PngChunk } from './png-chunks.js';
-import type { RgbaImage } from './rgba.js';
+import { blit } from './pixels.js';
+import { ALPHA, packRgb, paethRow, unfilterWords } from './png-unfilter.js';
+import type { RgbaImage, Size } from './rgba.js';
 
 /** Larger images are refused rather than risking an allocation the process cannot survive. */
 const MAX_PIXELS = 1 << 28;
@@ -52,15 +54,51 @@ export function readHeader(bytes: Uint8Array, chunks: readonly PngChunk[], label
  * variant (grey, palette, 16-bit, interlaced, tRNS) goes through pngjs, which handles them all.
  */
 export async function decodePng(bytes: Uint8Array, label = 'image'): Promise<RgbaImage> {
+  const png = inspect(bytes, label);
+  if (!png.fast) return decodeWithPngjs(bytes, label);
+  const { width, height } = png.header;
+  const image = { width, height, data: new Uint8Array(width * height * 4) };
+  await decodeFast(bytes, png.chunks, png.header, { image, x: 0, y: 0 }, label);
+  return image;
+}
+
+/** A place in a larger image for decoded pixels: its top-left corner is (x, y). */
+export interface PixelTarget {
+  image: RgbaImage;
+  x: number;
+  y: number;
+}
+
+/**
+ * Decodes a PNG straight into a place of a larger image (a band of a contact sheet), so its
+ * pixels are written once; returns its size. It must fit there. Where the decoding fails part
+ * way, the pixels written so far stay.
+ */
+export async function decodePngInto(bytes: Uint8Array, target: PixelTarget, label = 'image'): Promise<Size> {
+  const png = inspect(bytes, label);
+  const { width, height } = png.header;
+  const { image, x, y } = target;
+  if (x < 0 || y < 0 || x + width > image.width || y + height > image.height)
+    throw new RangeError(`${label} (${width}x${height}) does not fit at ${x},${y} of ${image.width}x${image.height}`);
+  if (png.fast && image.data.byteOffset % 4 === 0) await decodeFast(bytes, png.chunks, png.header, target, label);
+  else blit(image, png.fast ? await decodePng(bytes, label) : decodeWithPngjs(bytes, label), x, y);
+  return { width, height };
+}
+
+function inspect(bytes: Uint8Array, label: string): { chunks: PngChunk[]; header: PngHeader; fast: boolean } {
   const chunks = listChunks(bytes, label);
   const header = readHeader(bytes, chunks, label);
   const fast =
+    LITTLE_ENDIAN &&
     header.bitDepth === 8 &&
     (header.colorType === 2 || header.colorType === 6) &&
     header.interlace === 0 &&
     !chunks.some((c) => c.type === 'tRNS');
-  return fast ? decodeFast(bytes, chunks, header, label) : decodeWithPngjs(bytes, label);
+  return { chunks, header, fast };
 }
+
+/** The fast path packs RGB bytes into words lowest byte first, as they lie in memory here. */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** pngjs, for the PNGs the fast path does not read. */
 const loadPngjs = loadOnFirstUse<typeof Pngjs>('pngjs');
@@ -84,12 +122,13 @@ function decodeFast(
   bytes: Uint8Array,
   chunks: readonly PngChunk[],
   header: PngHeader,
+  target: PixelTarget,
   label: string,
-): Promise<RgbaImage> {
+): Promise<void> {
   const idat = chunks.filter((c) => c.type === 'IDAT');
   if (idat.length === 0)
     return Promise.reject(new CompareError('BAD_PNG', `${label} is not a valid PNG: it has no image data (IDAT)`));
-  const sink = new ScanlineSink(header, label);
+  const sink = new ScanlineSink(header, target, label);
   const damaged = (what: string) =>
     new CompareError(
       'BAD_PNG',
@@ -128,7 +167,7 @@ function decodeFast(
       drain();
       if (failed) return;
       if (!sink.complete) fail(damaged(`its image data ends after ${sink.rows} of ${header.height} rows`));
-      else resolve({ width: header.width, height: header.height, data: sink.out });
+      else resolve();
     });
     for (const c of idat) inflater.write(bytes.subarray(c.dataOffset, c.dataOffset + c.length));
     inflater.end();
@@ -137,10 +176,9 @@ function decodeFast(
 
 /**
  * Receives the inflated scanlines in pieces of any size and unfilters each row as soon as it is
- * complete, writing RGBA pixels to `out`.
+ * complete, writing RGBA pixels to the target.
  */
 class ScanlineSink {
-  readonly out: Uint8Array;
   rows = 0;
   private readonly width: number;
   private readonly height: number;
@@ -148,29 +186,33 @@ class ScanlineSink {
   private readonly stride: number;
   /** The filtered row being filled, 4-byte aligned so that 4-byte pixels can be read as words. */
   private readonly line: Uint8Array;
-  private readonly line32: Uint32Array;
-  private readonly out32: Uint32Array;
+  /** The filtered row as one word per pixel: the row itself for RGBA, packed from it for RGB. */
+  private readonly words: Int32Array;
+  private readonly out32: Int32Array;
+  /** Where the first row starts in `out32`, and how far apart rows are there. */
+  private readonly origin: number;
+  private readonly pitch: number;
+  /** OR-ed into every pixel: RGB rows have no alpha byte, so their pixels are made opaque. */
+  private readonly opaque: number;
   private filter = -1;
   private filled = 0;
-  /** RGB rows are unfiltered here (current and previous), then widened into `out`. */
-  private cur: Uint8Array;
-  private prev: Uint8Array;
 
   constructor(
     header: PngHeader,
+    target: PixelTarget,
     private readonly label: string,
   ) {
     this.width = header.width;
     this.height = header.height;
     this.bpp = header.colorType === 6 ? 4 : 3;
     this.stride = this.width * this.bpp;
-    const padded = (this.stride + 3) & ~3;
-    this.line = new Uint8Array(padded);
-    this.line32 = new Uint32Array(this.line.buffer);
-    this.cur = new Uint8Array(padded);
-    this.prev = new Uint8Array(padded);
-    this.out = new Uint8Array(this.width * this.height * 4);
-    this.out32 = new Uint32Array(this.out.buffer);
+    this.line = new Uint8Array((this.stride + 3) & ~3);
+    this.words = this.bpp === 4 ? new Int32Array(this.line.buffer) : new Int32Array(this.width);
+    this.opaque = this.bpp === 4 ? 0 : ALPHA;
+    const { image } = target;
+    this.out32 = new Int32Array(image.data.buffer, image.data.byteOffset, image.width * image.height);
+    this.pitch = image.width;
+    this.origin = target.y * image.width + target.x;
   }
 
   get complete(): boolean {
@@ -203,133 +245,20 @@ class ScanlineSink {
   }
 
   private row(): void {
-    const { width, bpp, filter, rows: y } = this;
-    if (bpp === 4) {
-      const r = y * width;
-      const p = y === 0 ? -1 : r - width;
-      if (!unfilterWords(filter, this.line32, this.out32, r, p, width)) {
-        const prev = y === 0 ? undefined : this.out.subarray(p * 4, r * 4);
-        unfilterBytes(filter, this.line, this.out.subarray(r * 4, r * 4 + this.stride), prev, 4, this.label, y);
-      }
+    const { width, filter, rows: y } = this;
+    if (filter > 4)
+      throw new CompareError(
+        'BAD_PNG',
+        `${this.label} is not a valid PNG: row ${y} has the unknown filter type ${String(filter)}`,
+        'the file is damaged; capture or record it again',
+      );
+    const r = this.origin + y * this.pitch;
+    if (filter === 4 && y > 0) {
+      paethRow(this.line, this.words, this.bpp, this.out32, r, r - this.pitch, width, this.opaque);
     } else {
-      const { cur, out } = this;
-      unfilterBytes(filter, this.line, cur, y === 0 ? undefined : this.prev, 3, this.label, y);
-      for (let x = 0, i = 0, o = y * width * 4; x < width; x++, i += 3, o += 4) {
-        out[o] = cur[i]!;
-        out[o + 1] = cur[i + 1]!;
-        out[o + 2] = cur[i + 2]!;
-        out[o + 3] = 255;
-      }
-      this.cur = this.prev;
-      this.prev = cur;
+      if (this.bpp === 3) packRgb(this.line, this.words, width);
+      unfilterWords(filter, this.words, this.out32, r, y === 0 ? -1 : r - this.pitch, width, this.opaque);
     }
     this.rows++;
   }
-}
-
-/*
- * Byte-wise addition and floor average of four bytes packed in a 32-bit word, without carries
- * between the bytes (SWAR). Sub, Up and Avg treat every byte of a pixel alike, so with 4-byte
- * pixels one word operation does a whole pixel.
- */
-const LOW7 = 0x7f7f7f7f;
-const HIGH = 0x80808080 | 0;
-function addBytes(a: number, b: number): number {
-  return (((a & LOW7) + (b & LOW7)) | 0) ^ ((a ^ b) & HIGH);
-}
-function avgBytes(a: number, b: number): number {
-  return ((a & b) + (((a ^ b) >>> 1) & LOW7)) | 0;
-}
-
-/** Sub, Up and Avg on 4-byte pixels, one word per pixel; false for the filters left to the byte loop. */
-function unfilterWords(
-  filter: number,
-  line: Uint32Array,
-  out: Uint32Array,
-  r: number,
-  p: number,
-  width: number,
-): boolean {
-  switch (filter) {
-    case 0:
-      for (let x = 0; x < width; x++) out[r + x] = line[x]!;
-      return true;
-    case 1: {
-      let left = 0;
-      for (let x = 0; x < width; x++) out[r + x] = left = addBytes(line[x]!, left);
-      return true;
-    }
-    case 2:
-      if (p < 0) for (let x = 0; x < width; x++) out[r + x] = line[x]!;
-      else for (let x = 0; x < width; x++) out[r + x] = addBytes(line[x]!, out[p + x]!);
-      return true;
-    case 3: {
-      let left = 0;
-      if (p < 0) for (let x = 0; x < width; x++) out[r + x] = left = addBytes(line[x]!, (left >>> 1) & LOW7);
-      else for (let x = 0; x < width; x++) out[r + x] = left = addBytes(line[x]!, avgBytes(left, out[p + x]!));
-      return true;
-    }
-    default:
-      return false;
-  }
-}
-
-/** Every filter, byte by byte; `prev` is the unfiltered row above, absent on the first row. */
-function unfilterBytes(
-  filter: number,
-  line: Uint8Array,
-  dst: Uint8Array,
-  prev: Uint8Array | undefined,
-  bpp: number,
-  label: string,
-  y: number,
-): boolean {
-  const stride = dst.length < line.length ? dst.length : line.length;
-  switch (filter) {
-    case 0:
-      for (let i = 0; i < stride; i++) dst[i] = line[i]!;
-      break;
-    case 1:
-      for (let i = 0; i < bpp; i++) dst[i] = line[i]!;
-      for (let i = bpp; i < stride; i++) dst[i] = line[i]! + dst[i - bpp]!;
-      break;
-    case 2:
-      if (prev) for (let i = 0; i < stride; i++) dst[i] = line[i]! + prev[i]!;
-      else for (let i = 0; i < stride; i++) dst[i] = line[i]!;
-      break;
-    case 3:
-      if (prev) {
-        for (let i = 0; i < bpp; i++) dst[i] = line[i]! + (prev[i]! >> 1);
-        for (let i = bpp; i < stride; i++) dst[i] = line[i]! + ((dst[i - bpp]! + prev[i]!) >> 1);
-      } else {
-        for (let i = 0; i < bpp; i++) dst[i] = line[i]!;
-        for (let i = bpp; i < stride; i++) dst[i] = line[i]! + (dst[i - bpp]! >> 1);
-      }
-      break;
-    case 4:
-      if (prev) {
-        for (let i = 0; i < bpp; i++) dst[i] = line[i]! + prev[i]!;
-        for (let i = bpp; i < stride; i++) {
-          const a = dst[i - bpp]!;
-          const b = prev[i]!;
-          const c = prev[i - bpp]!;
-          const pa = Math.abs(b - c);
-          const pb = Math.abs(a - c);
-          const pc = Math.abs(a + b - c - c);
-          dst[i] = line[i]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
-        }
-      } else {
-        // With no row above, Paeth always picks the left neighbour: the Sub filter.
-        for (let i = 0; i < bpp; i++) dst[i] = line[i]!;
-        for (let i = bpp; i < stride; i++) dst[i] = line[i]! + dst[i - bpp]!;
-      }
-      break;
-    default:
-      throw new CompareError(
-        'BAD_PNG',
-        `${label} is not a valid PNG: row ${y} has the unknown filter type ${String(filter)}`,
-        'the file is damaged; capture or record it again',
-      );
-  }
-  return true;
 }

@@ -253,6 +253,44 @@ test("judging only the rows that differ gives pixelmatch's count on the whole im
   assert.equal((await compareImages(ta, te)).diffPixels, reference(te, ta));
 });
 
+test('pixels near the threshold are judged as pixelmatch judges them, tile by tile', async () => {
+  // Sparse pixels whose colour distance lies just around each threshold's limit: a tile is judged
+  // only when one of its pixels is over the limit, so one misjudged by the scan would be missed.
+  const e = card(384, 256, 9);
+  // pixelmatch's YIQ distance of a difference of 1 in the channels moved: grey, or red alone.
+  const unit = (d: [number, number, number]) => {
+    const y = d[0] * 0.29889531 + d[1] * 0.58662247 + d[2] * 0.11448223;
+    const i = d[0] * 0.59597799 - d[1] * 0.2741761 - d[2] * 0.32180189;
+    const q = d[0] * 0.21147017 - d[1] * 0.52261711 + d[2] * 0.31114694;
+    return 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q;
+  };
+  for (const threshold of [0.05, 0.1, 0.15, 0.2]) {
+    const a = copy(e);
+    let s = Math.round(threshold * 1000);
+    const rnd = (n: number) => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) % n;
+    // One pixel in each 32x32 block, so nothing else makes its block worth judging.
+    for (let by = 0; by < 256; by += 32) {
+      for (let bx = 0; bx < 384; bx += 32) {
+        const o = ((by + 2 + rnd(28)) * 384 + bx + 2 + rnd(28)) * 4;
+        const grey = rnd(2) === 0;
+        const step = Math.round(
+          Math.sqrt((35215 * threshold * threshold) / unit(grey ? [1, 1, 1] : [1, 0, 0])) * (0.94 + rnd(13) / 100),
+        );
+        for (const c of grey ? [0, 1, 2] : [0]) a.data[o + c] = Math.max(0, Math.min(255, e.data[o + c]! - step));
+      }
+    }
+    for (const includeAA of [false, true]) {
+      const r = await compareImages(a, e, { threshold, includeAA, diff: 'none' });
+      assert.equal(
+        r.diffPixels,
+        reference(e, a, { threshold, includeAA }),
+        `threshold ${threshold} includeAA ${includeAA}`,
+      );
+      assert.ok(r.diffPixels > 10 && r.diffPixels < 86, `threshold ${threshold}: ${r.diffPixels} of 96 counted`);
+    }
+  }
+});
+
 test('the diff picture marks counted pixels in red over a faded backdrop', async () => {
   const r = await compareImages(png(changed), png(base));
   const diff = pngjsPixels(r.diff as Uint8Array);

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CompareError } from '../../src/image/image-error.js';
-import { decodePng } from '../../src/image/png-decode.js';
+import { decodePng, decodePngInto } from '../../src/image/png-decode.js';
 import { listChunks, makeChunk } from '../../src/image/png-chunks.js';
+import type { RgbaImage } from '../../src/image/rgba.js';
 import { card, image, interlacedRgb, png, pngjsPixels, rawPng, rows } from '../compare/images.js';
 
 async function assertAgrees(bytes: Uint8Array, what: string): Promise<void> {
@@ -30,6 +31,62 @@ test('RGBA and RGB with every scanline filter decode as pngjs decodes them', asy
       }
     }
   }
+});
+
+test('flat areas, runs and edges under every filter decode as pngjs decodes them', async () => {
+  // Runs of equal pixels under equal pixels above take the Paeth shortcut; colours that differ
+  // only in one byte, or only in alpha, must not.
+  const img = image(61, 23, (x, y) => {
+    if (y < 3) return [20, 30, 40];
+    if ((x - 30) ** 2 + (y - 12) ** 2 < 60) return [200, 60, 50];
+    if (x > 50) return [90, 90, x % 2 === 0 ? 90 : 91, y % 3 === 0 ? 255 : 128];
+    return [10 + (y >> 2), 10, 10 + (x >> 3)];
+  });
+  for (const colorType of [2, 6] as const)
+    for (const filterType of [-1, 0, 1, 2, 3, 4])
+      await assertAgrees(png(img, { colorType, filterType }), `colour type ${colorType} filter ${filterType}`);
+});
+
+test('decodePngInto writes the pixels at their place in a larger image and nothing else', async () => {
+  const tile = card(13, 7, 5);
+  const palette = makeChunk('PLTE', Uint8Array.from([0, 0, 0, 255, 0, 0, 0, 255, 0, 10, 20, 30]));
+  const inputs: Array<[string, Uint8Array, RgbaImage]> = [
+    ['RGB', png(tile, { colorType: 2, filterType: 4 }), tile],
+    ['RGBA', png(tile, { colorType: 6, filterType: -1 }), tile],
+  ];
+  const indexed = rawPng(
+    5,
+    3,
+    8,
+    3,
+    rows(3, 5, (i, y) => (i + y) % 4),
+    [palette],
+  );
+  inputs.push(['palette (pngjs)', indexed, pngjsPixels(indexed)]);
+  for (const [what, bytes, expected] of inputs) {
+    const big = image(30, 20, () => [1, 2, 3, 4]);
+    const size = await decodePngInto(bytes, { image: big, x: 9, y: 6 });
+    assert.deepEqual(size, { width: expected.width, height: expected.height }, what);
+    for (let y = 0; y < 20; y++) {
+      for (let x = 0; x < 30; x++) {
+        const inside = x >= 9 && y >= 6 && x < 9 + expected.width && y < 6 + expected.height;
+        const o = (y * 30 + x) * 4;
+        const want = inside
+          ? [
+              ...expected.data.subarray(
+                ((y - 6) * expected.width + x - 9) * 4,
+                ((y - 6) * expected.width + x - 9) * 4 + 4,
+              ),
+            ]
+          : [1, 2, 3, 4];
+        assert.deepEqual([...big.data.subarray(o, o + 4)], want, `${what} at ${x},${y}`);
+      }
+    }
+  }
+  await assert.rejects(
+    decodePngInto(inputs[0]![1], { image: image(20, 20, () => [0, 0, 0]), x: 8, y: 0 }),
+    /does not fit at 8,0 of 20x20/,
+  );
 });
 
 test('translucent RGBA keeps its alpha', async () => {

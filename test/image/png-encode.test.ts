@@ -1,19 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
-import { encodeIndexedPng, encodePng, encodeRenderPng } from '../../src/image/png-encode.js';
-import { card, image, pngjsPixels } from '../compare/images.js';
-
-test('RGBA pixels encode to a PNG that pngjs reads back unchanged, at any level', async () => {
-  const img = image(13, 7, (x, y) => [x * 19, y * 31, (x * y) & 255, 255 - x * 9]);
-  for (const level of [0, 1, 9]) {
-    const back = pngjsPixels(await encodePng(img, level));
-    assert.equal(back.width, 13);
-    assert.equal(back.height, 7);
-    assert.deepEqual(back.data, img.data);
-  }
-  assert.deepEqual(pngjsPixels(await encodePng(card(40, 40))).data, card(40, 40).data);
-});
+import { encodeIndexedPng, encodeRenderPng, RgbPngWriter } from '../../src/image/png-encode.js';
+import type { RgbaImage } from '../../src/image/rgba.js';
+import { image, pngjsPixels } from '../compare/images.js';
 
 test('palette pixels encode to a PNG whose colours are the palette entries', async () => {
   const palette = Uint8Array.of(0, 0, 0, 255, 0, 0, 10, 200, 30);
@@ -78,4 +68,51 @@ test('window captures of flat areas, runs and a misaligned buffer are the same b
       assert.deepEqual(Buffer.from(got), expected, `alpha=${String(alpha)} offset=${data.byteOffset}`);
     }
   }
+});
+
+/** `img` through an RgbPngWriter in bands of the given heights, each band after a copy of the row above it. */
+async function inBands(img: RgbaImage, heights: number[]): Promise<Uint8Array> {
+  const writer = new RgbPngWriter(img.width, img.height);
+  const rowBytes = img.width * 4;
+  const band = new Uint8Array((Math.max(...heights) + 1) * rowBytes);
+  let y = 0;
+  for (const h of heights) {
+    // Row 0 of the band is the row above (left as it is for the first band), then the band's rows.
+    if (y > 0) band.set(img.data.subarray((y - 1) * rowBytes, y * rowBytes));
+    band.set(img.data.subarray(y * rowBytes, (y + h) * rowBytes), rowBytes);
+    const pending = writer.write({ width: img.width, height: h + 1, data: band }, 1, h + 1);
+    // The rows are taken before write returns: drawing over the band at once changes nothing.
+    band.fill(0x5a);
+    await pending;
+    y += h;
+  }
+  return writer.finish();
+}
+
+test('RgbPngWriter: opaque pixels written in bands read back unchanged, as RGB', async () => {
+  const img = image(53, 40, (x, y) => {
+    if (y < 4 || x > 45) return [26, 26, 26];
+    if ((x - 20) ** 2 + (y - 20) ** 2 < 90) return [200, 60, 50];
+    return [(x * 7 + y) & 255, (y * 13) & 255, (x ^ y) & 255];
+  });
+  for (const heights of [[40], [1, 39], [13, 13, 13, 1], [7, 7, 7, 7, 7, 5]]) {
+    const bytes = await inBands(img, heights);
+    assert.equal(bytes[25], 2, 'colour type 2: RGB');
+    assert.deepEqual(pngjsPixels(bytes).data, img.data, `bands ${heights.join('+')}`);
+    assert.deepEqual(bytes, await inBands(img, [40]), 'the same pixels give the same bytes, however banded');
+  }
+});
+
+test('RgbPngWriter refuses rows that do not add up to the picture', async () => {
+  const band = { width: 4, height: 3, data: new Uint8Array(4 * 3 * 4) };
+  const short = new RgbPngWriter(4, 5);
+  await short.write(band, 0, 3);
+  await assert.rejects(short.finish(), /3 of 5 rows/);
+  const long = new RgbPngWriter(4, 2);
+  await assert.rejects(long.write(band, 0, 3), /more than 2 rows/);
+  const orphan = new RgbPngWriter(4, 6);
+  await orphan.write(band, 0, 3);
+  await assert.rejects(orphan.write(band, 0, 3), /cannot follow row 3/);
+  await assert.rejects(new RgbPngWriter(5, 3).write(band, 0, 3), /4x3 band/);
+  for (const w of [short, long, orphan]) w.abort();
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { addPngText } from '../../src/image/png-text.js';
-import { encodePng } from '../../src/image/png-encode.js';
+import { encodeRenderPng } from '../../src/image/png-encode.js';
 import { filled } from '../../src/image/pixels.js';
 import { CAPTURES_DIR, CaptureStore } from '../../src/report/capture-store.js';
 
@@ -15,9 +15,9 @@ test('images are kept once by their bytes and compared by their pixels', async (
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-captures-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const store = new CaptureStore(dir);
-  const grey = await encodePng(filled(8, 6, [0.5, 0.5, 0.5]));
+  const grey = encodeRenderPng(filled(8, 6, [0.5, 0.5, 0.5]), true);
   const stamped = addPngText(grey, { playbook: 'edited' });
-  const white = await encodePng(filled(8, 6, [1, 1, 1]));
+  const white = encodeRenderPng(filled(8, 6, [1, 1, 1]), true);
 
   const a = (await store.put(grey))!;
   assert.equal((await store.put(grey))!.file, a.file, 'the same bytes, the same file');

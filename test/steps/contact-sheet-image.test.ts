@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
+import { listChunks } from '../../src/image/png-chunks.js';
 import type { RgbaImage } from '../../src/image/rgba.js';
 import { makeContactSheet, renderContactSheet, type SheetTile } from '../../src/steps/post-run/contact-sheet-image.js';
 import { image, png } from '../compare/images.js';
@@ -185,6 +186,50 @@ test('a tile without an image is a grey box with its note', async () => {
     ),
   );
   assert.equal(find(broken, box.x, box.y, box.w, box.h, GREY).count > 1000, true);
+});
+
+test('a tile whose header reads but whose pixels do not is a grey box in the place its header gave it', async () => {
+  const good = solid(40, 30, COLOURS[0]!);
+  // Image data that does not inflate, in a file whose chunks and header (40x50) are intact.
+  const cut = solid(40, 50, COLOURS[1]!).slice();
+  const idat = listChunks(cut).find((c) => c.type === 'IDAT')!;
+  cut.fill(0xff, idat.dataOffset, idat.dataOffset + idat.length);
+  const sheet = read(
+    await renderContactSheet(
+      [
+        { label: 'a', png: good },
+        { label: 'b', png: cut },
+      ],
+      { columns: 2 },
+    ),
+  );
+  assert.deepEqual(
+    [sheet.width, sheet.height],
+    [2 * 40 + 3 * 8, 50 + 15 + 2 * 8],
+    'the cell is as high as the header says',
+  );
+  const box = { x: 56, y: 8, w: 40, h: 50 };
+  assert.equal(
+    find(sheet, box.x, box.y, box.w, box.h, GREY).count + find(sheet, box.x, box.y, box.w, box.h, TEXT).count,
+    40 * 50,
+  );
+  assert.equal(find(sheet, 8, 18, 40, 30, COLOURS[0]!).count, 40 * 30, 'the good tile is centred in the cell');
+});
+
+test('translucent tiles are laid over the sheet background, at their own width and scaled', async () => {
+  const tile = png(
+    image(20, 10, (x) => [200, 100, 0, x < 10 ? 255 : 51]),
+    { colorType: 6 },
+  );
+  // 51/255 = 0.2 of the colour over 0.8 of the background (26).
+  const blended: Rgb = [Math.round(200 * 0.2 + 26 * 0.8), Math.round(100 * 0.2 + 26 * 0.8), Math.round(26 * 0.8)];
+  const own = read(await renderContactSheet([{ label: '', png: tile }]));
+  assert.equal(find(own, 8, 8, 10, 10, [200, 100, 0]).count, 100);
+  assert.equal(find(own, 18, 8, 10, 10, blended).count, 100);
+  const scaled = read(await renderContactSheet([{ label: '', png: tile }], { tileWidth: 40 }));
+  assert.equal(find(scaled, 8, 8, 18, 20, [200, 100, 0]).count, 18 * 20);
+  assert.equal(find(scaled, 30, 8, 18, 20, blended).count, 18 * 20);
+  for (const img of [own, scaled]) for (let i = 3; i < img.data.length; i += 4) assert.equal(img.data[i], 255);
 });
 
 test('the same tiles give the same bytes', async () => {

@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import type { Rgb, RgbaImage } from '../../image/rgba.js';
-import { decodePng } from '../../image/png-decode.js';
-import { encodePng } from '../../image/png-encode.js';
+import { listChunks } from '../../image/png-chunks.js';
+import { decodePng, decodePngInto, readHeader } from '../../image/png-decode.js';
+import { RgbPngWriter } from '../../image/png-encode.js';
 import { stampProvenance, type FigureProvenance } from '../../files/provenance.js';
 import type { CaseSummary } from '../../result/result.js';
 import { ADVANCE, drawText, GLYPH_HEIGHT, measureText } from '../../image/bitmap-font.js';
-import { fillRect } from '../../image/pixels.js';
+import { blit as copyPixels, fillRect } from '../../image/pixels.js';
 import { resizeImage } from '../../image/resize.js';
 
 /** One tile of a sheet: the PNG bytes of a study's image, or a note on why there are none. */
@@ -45,43 +46,109 @@ const FALLBACK_WIDTH = 256;
 const LARGE_TEXT_FROM = 192;
 const ELLIPSIS = '...';
 
+/** A tile's picture once its header is read: its size and whether it can be translucent, or why it has none. */
+type Placed = { png: Uint8Array; width: number; height: number; opaque: boolean } | string;
+
 /**
  * One picture of a whole cohort: every tile scaled to one width, in rows on a dark background,
  * each with its caption below; a tile without an image is a grey box saying why. Tiles of
  * different heights share one cell height, centred in it, so rows and columns line up. Pure
  * and deterministic: the same tiles give the same bytes.
+ *
+ * The layout comes from the tiles' headers. The sheet is then drawn and encoded a row of cells
+ * at a time: each tile is decoded once, straight into its place in the band, and the band is
+ * filtered and handed to zlib while the next row's tiles are decoded. What is held at once is
+ * one band and the compressed sheet, never the whole picture. The sheet is opaque, so it is RGB.
  */
 export async function renderContactSheet(tiles: readonly SheetTile[], options: SheetOptions = {}): Promise<Uint8Array> {
   const list = tiles.length > 0 ? tiles : [{ label: '', note: 'no studies' }];
-  const images: (RgbaImage | string)[] = [];
-  for (const t of list) images.push(t.png ? await decodeTile(t) : (t.note ?? 'missing'));
-  const first = images.find((i): i is RgbaImage => typeof i !== 'string');
-  const tileWidth = options.tileWidth ?? first?.width ?? FALLBACK_WIDTH;
-  const scaled = images.map((i) => (typeof i === 'string' ? i : scaleToWidth(i, tileWidth)));
-  const heights = scaled.filter((i): i is RgbaImage => typeof i !== 'string').map((i) => i.height);
+  const placed = list.map(place);
+  const first = placed.find((p) => typeof p !== 'string');
+  const tileWidth = options.tileWidth ?? (typeof first === 'object' ? first.width : FALLBACK_WIDTH);
+  const heights = placed.flatMap((p) => (typeof p === 'string' ? [] : [scaledHeight(p, tileWidth)]));
   const tileHeight = heights.length > 0 ? Math.max(...heights) : tileWidth;
 
   const columns = Math.min(list.length, Math.max(1, Math.floor(options.columns ?? Math.ceil(Math.sqrt(list.length)))));
   const rows = Math.ceil(list.length / columns);
   const scale = tileWidth >= LARGE_TEXT_FROM ? 2 : 1;
+  const cell = { width: tileWidth, height: tileHeight, scale };
   const cellHeight = tileHeight + 2 * CAPTION_PADDING + GLYPH_HEIGHT * scale;
   const width = columns * tileWidth + (columns + 1) * SHEET_MARGIN;
   const height = rows * cellHeight + (rows + 1) * SHEET_MARGIN;
-  const sheet: RgbaImage = { width, height, data: new Uint8Array(width * height * 4) };
-  fillRect(sheet, 0, 0, width, height, SHEET_BACKGROUND);
 
-  scaled.forEach((image, i) => {
-    const x = SHEET_MARGIN + (i % columns) * (tileWidth + SHEET_MARGIN);
-    const y = SHEET_MARGIN + Math.floor(i / columns) * (cellHeight + SHEET_MARGIN);
-    if (typeof image === 'string') {
-      fillRect(sheet, x, y, tileWidth, tileHeight, MISSING_COLOR);
-      drawCentred(sheet, x, y + Math.floor((tileHeight - GLYPH_HEIGHT * scale) / 2), tileWidth, image, scale);
-    } else {
-      blit(sheet, image, x, y + Math.floor((tileHeight - image.height) / 2));
+  const writer = new RgbPngWriter(width, height);
+  // A band is one row of cells and the margin under it (the first also the margin above), after
+  // one row that repeats the last row of the band before: the row the filter looks up to.
+  const tallest = cellHeight + 2 * SHEET_MARGIN;
+  const band: RgbaImage = { width, height: tallest + 1, data: new Uint8Array(width * (tallest + 1) * 4) };
+  let written: Promise<void> = Promise.resolve();
+  try {
+    let last = 0;
+    for (let r = 0; r < rows; r++) {
+      const top = r === 0 ? 0 : SHEET_MARGIN + r * (cellHeight + SHEET_MARGIN);
+      const bottom = SHEET_MARGIN + (r + 1) * (cellHeight + SHEET_MARGIN);
+      band.data.copyWithin(0, last * width * 4, (last + 1) * width * 4);
+      fillRect(band, 0, 1, width, bottom - top, SHEET_BACKGROUND);
+      const cellTop = SHEET_MARGIN + r * (cellHeight + SHEET_MARGIN) - top + 1;
+      // While these decode, zlib compresses the band before on the thread pool.
+      await Promise.all(
+        placed.slice(r * columns, (r + 1) * columns).map(async (tile, c) => {
+          const x = SHEET_MARGIN + c * (tileWidth + SHEET_MARGIN);
+          await drawTile(band, x, cellTop, cell, tile);
+          drawCentred(
+            band,
+            x,
+            cellTop + tileHeight + CAPTION_PADDING,
+            tileWidth,
+            list[r * columns + c]?.label ?? '',
+            scale,
+          );
+        }),
+      );
+      await written;
+      last = bottom - top;
+      // Filters the band before returning, so it can be drawn on again at once.
+      written = writer.write(band, 1, last + 1);
+      // A failure is taken by the next await of it; this keeps it from counting as unhandled meanwhile.
+      written.catch(() => undefined);
     }
-    drawCentred(sheet, x, y + tileHeight + CAPTION_PADDING, tileWidth, list[i]?.label ?? '', scale);
-  });
-  return encodePng(sheet);
+    await written;
+    return await writer.finish();
+  } catch (error) {
+    writer.abort();
+    throw error;
+  }
+}
+
+/**
+ * A tile in its cell, centred in the cell's height: decoded into the band where it keeps its
+ * width, scaled first where it does not, a grey box with its note where it has no picture.
+ */
+async function drawTile(
+  band: RgbaImage,
+  x: number,
+  y: number,
+  cell: { width: number; height: number; scale: number },
+  tile: Placed,
+): Promise<void> {
+  let note = typeof tile === 'string' ? tile : undefined;
+  if (typeof tile === 'object') {
+    const ty = y + Math.floor((cell.height - scaledHeight(tile, cell.width)) / 2);
+    try {
+      if (tile.width === cell.width) {
+        await decodePngInto(tile.png, { image: band, x, y: ty }, 'tile');
+        if (!tile.opaque) flatten(band, x, ty, tile.width, tile.height);
+      } else {
+        blit(band, scaleToWidth(await decodePng(tile.png, 'tile'), cell.width), x, ty);
+      }
+    } catch {
+      // A damaged tile spoils only itself: the rest of the cohort is still worth a figure.
+      note = 'unreadable';
+    }
+  }
+  if (note === undefined) return;
+  fillRect(band, x, y, cell.width, cell.height, MISSING_COLOR);
+  drawCentred(band, x, y + Math.floor((cell.height - GLYPH_HEIGHT * cell.scale) / 2), cell.width, note, cell.scale);
 }
 
 /**
@@ -94,23 +161,29 @@ export async function makeContactSheet(
   sheet: SheetLayout,
   notes: ReadonlyMap<string, string> = new Map(),
 ): Promise<Uint8Array> {
-  const tiles: SheetTile[] = [];
-  for (const t of sheet.tiles) {
-    const note = notes.get(t.case);
-    if (note !== undefined) {
-      tiles.push({ label: t.label, note });
-      continue;
-    }
-    try {
-      tiles.push({ label: t.label, png: await readFile(t.file) });
-    } catch (err) {
-      tiles.push({ label: t.label, note: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' });
-    }
-  }
+  const tiles = new Array<SheetTile>(sheet.tiles.length);
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    for (let i = next++; i < tiles.length; i = next++) tiles[i] = await readTile(sheet.tiles[i]!, notes);
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_AHEAD, tiles.length) }, reader));
   return renderContactSheet(tiles, {
     ...(sheet.columns !== undefined ? { columns: sheet.columns } : {}),
     ...(sheet.tile_width !== undefined ? { tileWidth: sheet.tile_width } : {}),
   });
+}
+
+/** Tile files read at once: each read waits on the thread pool several times, so one at a time left it idle. */
+const READ_AHEAD = 8;
+
+async function readTile(tile: SheetLayout['tiles'][number], notes: ReadonlyMap<string, string>): Promise<SheetTile> {
+  const note = notes.get(tile.case);
+  if (note !== undefined) return { label: tile.label, note };
+  try {
+    return { label: tile.label, png: await readFile(tile.file) };
+  } catch (err) {
+    return { label: tile.label, note: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' };
+  }
 }
 
 /** Makes a sheet and writes it to `path` in one step, stamped with where it came from when that is known. */
@@ -121,32 +194,53 @@ export async function writeContactSheet(
   provenance?: FigureProvenance,
 ): Promise<void> {
   const png = await makeContactSheet(sheet, notes);
-  await writeFileAtomic(path, provenance ? stampProvenance(png, provenance) : png);
+  // Not flushed to disk: every run draws its sheet again, so a sheet a power loss emptied is
+  // made anew by the next run, as its screenshots are.
+  await writeFileAtomic(path, provenance ? stampProvenance(png, provenance) : png, { durable: false });
 }
 
-/** A damaged tile spoils only itself: the rest of the cohort is still worth a figure. */
-async function decodeTile(tile: SheetTile): Promise<RgbaImage | string> {
+/**
+ * A tile's size from its PNG header; bytes that are no PNG make it `unreadable`. One whose
+ * header reads but whose pixels do not keeps the place its header gave it, as a grey box.
+ */
+function place(tile: SheetTile): Placed {
+  if (!tile.png) return tile.note ?? 'missing';
   try {
-    return await decodePng(tile.png ?? new Uint8Array(0), `tile ${tile.label}`);
+    const chunks = listChunks(tile.png);
+    const { width, height, colorType } = readHeader(tile.png, chunks, 'tile');
+    const opaque = (colorType === 0 || colorType === 2 || colorType === 3) && !chunks.some((c) => c.type === 'tRNS');
+    return { png: tile.png, width, height, opaque };
   } catch {
     return 'unreadable';
   }
 }
 
-function scaleToWidth(image: RgbaImage, width: number): RgbaImage {
-  const height = Math.max(1, Math.round((image.height * width) / image.width));
-  return resizeImage(image, width, height);
+function scaledHeight(size: { width: number; height: number }, width: number): number {
+  return Math.max(1, Math.round((size.height * width) / size.width));
 }
 
-/** Copies `image` onto `sheet` at (x, y), over the background where it is transparent. */
+function scaleToWidth(image: RgbaImage, width: number): RgbaImage {
+  return resizeImage(image, width, scaledHeight(image, width));
+}
+
+const BACKGROUND_8 = SHEET_BACKGROUND.map((c) => Math.round(c * 255));
+
+/** Copies `image` onto `sheet` at (x, y), over the background where it is not opaque. */
 function blit(sheet: RgbaImage, image: RgbaImage, x: number, y: number): void {
-  const bg = SHEET_BACKGROUND.map((c) => Math.round(c * 255));
-  for (let row = 0; row < image.height; row++) {
-    let o = ((y + row) * sheet.width + x) * 4;
-    for (let p = row * image.width * 4, end = p + image.width * 4; p < end; p += 4, o += 4) {
-      const a = image.data[p + 3]! / 255;
-      for (let c = 0; c < 3; c++) sheet.data[o + c] = Math.round(image.data[p + c]! * a + bg[c]! * (1 - a));
-      sheet.data[o + 3] = 255;
+  copyPixels(sheet, image, x, y);
+  flatten(sheet, x, y, image.width, image.height);
+}
+
+/** Lays the translucent pixels of a rectangle of `sheet` over the sheet's background, making them opaque. */
+function flatten(sheet: RgbaImage, x: number, y: number, width: number, height: number): void {
+  const { data } = sheet;
+  for (let row = y; row < y + height; row++) {
+    for (let o = (row * sheet.width + x) * 4, end = o + width * 4; o < end; o += 4) {
+      const alpha = data[o + 3]!;
+      if (alpha === 255) continue;
+      const a = alpha / 255;
+      for (let c = 0; c < 3; c++) data[o + c] = Math.round(data[o + c]! * a + BACKGROUND_8[c]! * (1 - a));
+      data[o + 3] = 255;
     }
   }
 }
