@@ -63,6 +63,10 @@ export async function writeChunksAtomic(
   );
 }
 
+/** Unique to this process (a pid alone repeats across containers sharing a folder). */
+const TEMP_TAG = `${process.pid}-${randomBytes(4).toString('hex')}`;
+let tempCount = 0;
+
 /** Few enough writes for speed, small enough that a batch is no memory worth counting. */
 const BATCH_CHARS = 1 << 16;
 
@@ -72,9 +76,9 @@ async function writeAtomically(
   hooks: AtomicWriteHooks,
 ): Promise<void> {
   const dir = dirname(path);
-  // A dot name keeps an interrupted write out of globs such as *.png; the random part keeps
-  // concurrent writers of the same target apart.
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // A dot name keeps an interrupted write out of globs such as *.png; the process's random tag
+  // and a counter keep concurrent writers of the same target apart, in this process and others.
+  const temp = join(dir, `.${basename(path)}.${TEMP_TAG}.${(tempCount++).toString(36)}.tmp`);
   let madeTemp = false;
   try {
     injectedFault(path);

@@ -78,13 +78,28 @@ export class ReportNames {
     const named = { ...s, span: this.span(s.span) };
     if (!('artefacts' in named)) return named;
     const r = named as StepResult;
-    return {
+    const out: StepResult = {
       ...r,
-      args: this.args(r.args),
-      ...(r.resolvedArgs !== undefined ? { resolvedArgs: this.args(r.resolvedArgs) } : {}),
       ...(r.image ? { image: { ...r.image, golden: this.file(r.image.golden) } } : {}),
       artefacts: r.artefacts.map((a) => this.artefact(a)),
-    } as S;
+    };
+    // Named when first read: the console reporters, which see every step, never read them.
+    this.lazy(out, 'args', r.args);
+    if (r.resolvedArgs !== undefined) this.lazy(out, 'resolvedArgs', r.resolvedArgs);
+    return out as S;
+  }
+
+  /** `target[key]` as `args(value)`, worked out on first read and kept; enumerable, so JSON holds it. */
+  private lazy(target: StepResult, key: 'args' | 'resolvedArgs', value: unknown): void {
+    let named: { v: unknown } | undefined;
+    Object.defineProperty(target, key, {
+      enumerable: true,
+      configurable: true,
+      get: () => (named ??= { v: this.args(value) }).v,
+      set: (v: unknown) => {
+        named = { v };
+      },
+    });
   }
 
   /** Step arguments or study fields with every file in them (the plan holds them absolute) named like the others. */
