@@ -1,3 +1,4 @@
+import { PROPERTY_ENUMERATIONS } from '../api/property-enumerations.js';
 import { closest } from '../diagnostics/did-you-mean.js';
 import { JsonFloat } from './json-body.js';
 
@@ -61,19 +62,6 @@ export const SETTABLE_CLASSES = [
   'VtkResliceInterpolationProperty',
   'VtkScalarModeProperty',
 ] as const;
-
-/** The names of MITK's enumeration properties a figure uses (the first is the default). */
-export const ENUMERATION_VALUES: Readonly<Record<string, readonly string[]>> = {
-  RenderingModeProperty: [
-    'LookupTable_LevelWindow_Color',
-    'ColorTransferFunction_LevelWindow_Color',
-    'LookupTable_Color',
-    'ColorTransferFunction_Color',
-  ],
-  VtkResliceInterpolationProperty: ['Nearest', 'Linear', 'Cubic'],
-  VtkInterpolationProperty: ['Gouraud', 'Flat', 'Phong'],
-  VtkRepresentationProperty: ['Surface', 'Points', 'Wireframe'],
-};
 
 /**
  * The class of the display properties MITK's mappers give a node (ImageVtkMapper2D,
@@ -164,7 +152,7 @@ export function encodePropertyValue(key: string, value: unknown): Encoded {
 
 /** A bare value for a key whose class is known. */
 function bare(key: string, type: string, value: unknown): Encoded {
-  const enumNames = ENUMERATION_VALUES[type];
+  const enumNames = PROPERTY_ENUMERATIONS[type];
   if (enumNames !== undefined) return typed(type, value, true);
   switch (type) {
     case 'BoolProperty':
@@ -189,7 +177,7 @@ function bare(key: string, type: string, value: unknown): Encoded {
 /** A typed envelope with its value checked where MITK's reader would fail, and its numbers as floats. */
 function typed(type: string, value: unknown, hasValue: boolean): Encoded {
   if (!hasValue) return { ok: true, wire: { type } };
-  const enumNames = ENUMERATION_VALUES[type];
+  const enumNames = PROPERTY_ENUMERATIONS[type];
   if (enumNames !== undefined) {
     if (typeof value === 'string' && enumNames.includes(value)) return { ok: true, wire: { type, value } };
     const near = typeof value === 'string' ? closest(value, enumNames) : undefined;

@@ -1,3 +1,4 @@
+import { PROPERTY_ENUMERATIONS } from '../api/property-enumerations.js';
 import type { PropertyValue } from './datastore-types.js';
 import { FloatLiteral, plain, writeJson, type Json } from './json-literals.js';
 import { levelWindowFromJson, levelWindowJson, newLevelWindow, type LevelWindowState } from './level-window-state.js';
@@ -31,19 +32,6 @@ export function decodeProperty(wire: Json): Decoded {
   return decodeTyped(wire.type, wire.value);
 }
 
-/** MITK's enumeration properties the renderer reads, with their names (the first is the default). */
-export const ENUMERATIONS: Readonly<Record<string, readonly string[]>> = {
-  RenderingModeProperty: [
-    'LookupTable_LevelWindow_Color',
-    'ColorTransferFunction_LevelWindow_Color',
-    'LookupTable_Color',
-    'ColorTransferFunction_Color',
-  ],
-  VtkResliceInterpolationProperty: ['Nearest', 'Linear', 'Cubic'],
-  VtkInterpolationProperty: ['Gouraud', 'Flat', 'Phong'],
-  VtkRepresentationProperty: ['Surface', 'Points', 'Wireframe'],
-};
-
 const ok = (value: PropertyValue): Decoded => ({ ok: true, value });
 
 /**
@@ -52,7 +40,7 @@ const ok = (value: PropertyValue): Decoded => ({ ok: true, value });
  * 255 level window, the first name of an enumeration).
  */
 function decodeTyped(type: string, value: Json | undefined): Decoded {
-  const enumNames = ENUMERATIONS[type];
+  const enumNames = PROPERTY_ENUMERATIONS[type];
   if (enumNames !== undefined) {
     if (value === undefined) return ok({ type, value: enumNames[0]! });
     return typeof value === 'string' && enumNames.includes(value)
