@@ -28,7 +28,8 @@ export const registerValidate: RegisterCommand = (program, setExitCode) => {
       const checked = compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], {
         checkFiles: opts.checkFiles,
         checkOnly: true,
-        onValid: (file) => console.log(`OK ${file}`),
+        // Not console.log: its formatting machinery costs more at start-up than the line needs.
+        onValid: (file) => process.stdout.write(`OK ${file}\n`),
       });
       setExitCode(checked ? EXIT.ok : EXIT.usage);
     });
