@@ -44,16 +44,19 @@ export async function generate(): Promise<{ schema: string; validators: string; 
 function validatorModule(schemas: Record<string, object>, source: string): string {
   // `unicode: false`: lengths in UTF-16 units, so the generated code needs no runtime helper (only
   // `minLength: 1` is used, where both counts agree).
+  // `messages: false`: errors are worded by playbook/schema-errors.ts, never by the validator, so
+  // the generated code (parsed by every `wbplay validate`) carries no message text.
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     allowUnionTypes: true,
     unicode: false,
+    messages: false,
     code: { source: true, esm: true },
   });
   const exports: Record<string, string> = {};
   for (const [name, schema] of Object.entries(schemas)) {
-    ajv.addSchema(schema);
+    ajv.addSchema(withoutAnnotations(schema));
     exports[name] = String((schema as { $id?: unknown }).$id);
   }
   const standaloneCode = (createRequire(import.meta.url)('ajv/dist/standalone') as typeof standaloneModule).default;
@@ -74,6 +77,45 @@ function validatorModule(schemas: Record<string, object>, source: string): strin
       .join(' | ')}, Validator>;`,
   ].join('\n');
   return `${header}${code}\n${typed}\n`;
+}
+
+const ANNOTATIONS = new Set(['description', 'examples', 'title', 'default', '$comment']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SUBSCHEMAS = new Set([
+  'items',
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
+
+/**
+ * A schema without the words that do not validate (descriptions, examples…): a validator whose
+ * code refers to a part of its schema embeds that part, which module loading then evaluates.
+ * Only keyword positions are touched: a property named `title` stays.
+ */
+function withoutAnnotations(schema: unknown): object {
+  return strip(schema) as object;
+}
+
+function strip(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null)
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, strip(sub)]));
+    else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(strip);
+    else if (SUBSCHEMAS.has(key)) out[key] = Array.isArray(value) ? value.map(strip) : strip(value);
+    else out[key] = value;
+  }
+  return out;
 }
 
 type SchemasModule = typeof Schemas;

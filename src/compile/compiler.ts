@@ -171,6 +171,8 @@ function compileRoot(
   }
 
   const postRun = compilePostRun(session, file, scope, foreach, cases);
+  // A check builds no plan (and so reads no file's hash).
+  if (session.options.checkOnly) return undefined;
   const top = file.top;
   return {
     version: PLAN_VERSION,

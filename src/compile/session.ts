@@ -1,5 +1,6 @@
 import { spanAt } from '../playbook/span.js';
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Diagnostic, DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
 import { parseSource } from '../playbook/parse.js';
@@ -24,7 +25,8 @@ export interface SessionOptions {
 export interface LoadedFile {
   source: SourceFile;
   dir: string;
-  sha256: string;
+  /** Computed when read: only a plan records it. */
+  readonly sha256: string;
   root?: YMap;
   /** The top level's plain value, when it is a map. */
   top: Record<string, unknown>;
@@ -59,6 +61,15 @@ export const DEF_MESSAGES: DefMessages = {
         }
       : undefined,
 };
+
+/**
+ * Only a plan records hashes: node:crypto is loaded when one is read, so `wbplay validate` does
+ * not load it at all.
+ */
+function sha256Of(text: string): string {
+  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof Crypto;
+  return createHash('sha256').update(text).digest('hex');
+}
 
 /** The state of one compile: options, files read, and every problem found so far. */
 export class Session {
@@ -97,7 +108,9 @@ export class Session {
     const file: LoadedFile = {
       source,
       dir: dirname(source.path),
-      sha256: createHash('sha256').update(source.text).digest('hex'),
+      get sha256() {
+        return sha256Of(source.text);
+      },
       top: {},
     };
     this.files.set(path, file);

@@ -1,7 +1,6 @@
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { showNode } from './describe.js';
 import type { StepRunContext } from './run-context.js';
-import { nodeState } from './node-state.js';
 import { isLevelWindowPreset, LEVEL_WINDOW_PRESETS } from '../client/level-window.js';
 import { propertyKeyProblem } from '../client/property-classes.js';
 import { object, ref } from './schema-defs.js';
@@ -215,6 +214,7 @@ async function readState(
       return { actual: { ...(await windowHandle(ctx.client, of.window).summary(call)) } };
     case 'node': {
       const uid = await ctx.resolveNode(of.node);
+      const { nodeState } = await import('./node-state.js');
       return {
         actual: await nodeState(uid, of, wanted, ctx),
         resolved: { kind: 'node', node: { uid }, ...(of.window ? { window: of.window } : {}) },

@@ -1,7 +1,6 @@
 import type { ColourBar } from '../figure/colour-bar.js';
 import type { LegendEntry } from '../figure/compose.js';
 import type { Rgb } from '../image/rgba.js';
-import { colourBarOfNode, legendOfNode } from './figure-content.js';
 import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepCompileContext } from './step-definition.js';
@@ -110,6 +109,7 @@ export async function legendOf(
   legend: LegendArgs,
   ctx: StepRunContext,
 ): Promise<{ entries: LegendEntry[]; bars: ColourBar[]; resolved: LegendArgs }> {
+  const { colourBarOfNode, legendOfNode } = await import('./figure-content.js');
   const call = { signal: ctx.signal };
   const entries: LegendEntry[] = [];
   const nodes: NodeRef[] = [];

@@ -1,12 +1,9 @@
-import { layoutFigure, drawFigure } from '../figure/compose.js';
 import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
 import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
 import type { FigurePanel } from '../figure/svg.js';
-import { portableProvenance, provenanceEntries } from '../files/provenance.js';
 import type { Rgb } from '../image/rgba.js';
 import type { Artefact } from '../result/result.js';
 import { showFile } from './describe.js';
-import { panelImage, scaleBar } from './figure-content.js';
 import { compileLegend, LEGEND_SCHEMA, legendOf, type LegendArgs, type RawLegend } from './figure-legend.js';
 import { object, ref } from './schema-defs.js';
 import type { JsonSchema, StepCompileContext, StepDefinition } from './step-definition.js';
@@ -176,6 +173,14 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     };
   },
   async run(a, ctx) {
+    // Composition, fonts and PNG encoding are loaded by the run that draws a figure, not by every
+    // command that reads a playbook (`wbplay validate` checks figures without them).
+    const [{ layoutFigure, drawFigure }, { portableProvenance, provenanceEntries }, { panelImage, scaleBar }] =
+      await Promise.all([
+        import('../figure/compose.js'),
+        import('../files/provenance.js'),
+        import('./figure-content.js'),
+      ]);
     const { entries: legend, bars, resolved: resolvedLegend } = await legendOf(a.legend, ctx);
     const layout = layoutFigure(a.grid, legend, bars);
     if ('problem' in layout) return failed('FIGURE_TOO_SMALL', `${layout.problem}`, layout.hint);

@@ -1,6 +1,4 @@
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
-import { splitFileName } from '../client/upload.js';
-import { displayPatch } from '../client/display-patch.js';
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
 import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
@@ -96,6 +94,11 @@ export const load: StepDefinition<'load', LoadArgs> = {
     return args;
   },
   async run(a, ctx) {
+    // The client's upload code is loaded by a run, not by every command that reads a playbook.
+    const [{ splitFileName }, { displayPatch }] = await Promise.all([
+      import('../client/upload.js'),
+      import('../client/display-patch.js'),
+    ]);
     const parent = a.parent ? await ctx.resolveNode(a.parent) : undefined;
     const name = a.name ?? splitFileName(a.file).stem;
     const properties = {

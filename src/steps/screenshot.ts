@@ -1,5 +1,4 @@
 import { extname } from 'node:path';
-import { stampProvenance } from '../files/provenance.js';
 import { showFile } from './describe.js';
 import { object, ref } from './schema-defs.js';
 import type { StepCompileContext, StepDefinition } from './step-definition.js';
@@ -59,8 +58,11 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
     };
   },
   async run(a, ctx) {
+    // Loaded by a run, not by every command that reads a playbook.
+    const stamping = import('../files/provenance.js');
     const shot = await capture(ctx.client, a.of, { format: a.format, ...captureSize(a), signal: ctx.signal });
     const provenance = await ctx.provenance();
+    const { stampProvenance } = await stamping;
     // JPEG has no text chunks: its provenance lives in the report only.
     const bytes = a.format === 'png' ? stampProvenance(shot.bytes, provenance) : shot.bytes;
     return { status: 'passed', artefacts: [{ ...(await ctx.writeOutput(a.save, bytes, 'screenshot')), provenance }] };

@@ -1,8 +1,7 @@
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { FileWriteError, writeFileAtomic } from '../../files/atomic-write.js';
 import { closest } from '../../diagnostics/did-you-mean.js';
 import { entry, type YMap, type YNode, type YScalar } from '../../playbook/tree.js';
-import { artefactAt, type Artefact, type SheetRecord } from '../../result/result.js';
+import type { Artefact, SheetRecord } from '../../result/result.js';
 import { VERSION } from '../../version.js';
 import { object } from '../schema-defs.js';
 import type { PostRunCompileContext, PostRunStage, StageCase } from './post-run-stage.js';
@@ -87,6 +86,11 @@ export const contactSheet: PostRunStage<'contact_sheet', ContactSheetPlan> = {
    * shows as a grey tile saying so.
    */
   async run(sheet, ctx) {
+    // Loaded by the run that makes a sheet, not by every command that reads a playbook.
+    const [{ FileWriteError, writeFileAtomic }, { artefactAt }] = await Promise.all([
+      import('../../files/atomic-write.js'),
+      import('../../result/result.js'),
+    ]);
     const ran = new Set(ctx.cases.map((c) => c.id));
     const tiles = sheet.tiles.filter((t) => ran.has(t.case));
     try {
