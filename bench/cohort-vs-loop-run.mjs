@@ -10,7 +10,8 @@
 // screenshots with fs.writeFile, remove both nodes; no bookkeeping. `wbplay` runs the cohort
 // playbook through runPlans with the console's line reporter (to a sink) and no report files.
 // Both print one JSON line: the time inside HTTP exchanges (summed over exchanges, as the
-// client saw them) and the span from the first exchange's start to the last one's end.
+// client saw them), the span from the first exchange's start to the last one's end, and when
+// the first exchange started (ms since the process started).
 import { subscribe } from 'node:diagnostics_channel';
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -100,4 +101,4 @@ async function wbplay() {
 }
 
 const result = mode === 'loop' ? await loop() : await wbplay();
-process.stdout.write(`${JSON.stringify({ ...result, busy, exchanges, span: last - first })}\n`);
+process.stdout.write(`${JSON.stringify({ ...result, busy, exchanges, span: last - first, first })}\n`);

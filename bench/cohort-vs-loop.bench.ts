@@ -53,6 +53,8 @@ interface SideRun {
   /** From the child's own line: time inside exchanges, summed, and first start to last end (not for `reports`). */
   busy: number;
   span: number;
+  /** From the child's start to its first exchange: Node's start and the modules loaded (not for `reports`). */
+  first: number;
 }
 
 function median(values: number[]): number {
@@ -143,11 +145,18 @@ async function sideRun(
   const exchanges = (await eventCount(workbench.events)) - before;
   let busy = NaN;
   let span = NaN;
+  let first = NaN;
   if (side !== 'reports') {
-    const line = JSON.parse(stdout.trim().split('\n').pop()!) as { passed: number; busy: number; span: number };
+    const line = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      passed: number;
+      busy: number;
+      span: number;
+      first: number;
+    };
     if (line.passed !== STUDIES) throw new Error(`${side}: ${line.passed} of ${STUDIES} studies passed`);
     busy = line.busy;
     span = line.span;
+    first = line.first;
   } else if (!/PASSED 40 cases/.test(stdout)) throw new Error(`reports: not every case passed: ${stdout.slice(-2000)}`);
   await rm(out, { recursive: true, force: true });
   await rm(rusageFile, { force: true });
@@ -159,8 +168,13 @@ async function sideRun(
     workbenchCpu,
     busy,
     span,
+    first,
   };
 }
+
+/** ms as seconds in a column `width` wide; `-` for a figure the side does not have. */
+const seconds = (ms: number, width: number): string =>
+  (Number.isNaN(ms) ? '-' : (ms / 1000).toFixed(2)).padStart(width);
 
 const verdict = (value: number, target: number): string =>
   `${value.toFixed(2)}x (target <= ${target.toFixed(2)}) ${value <= target ? 'MET' : 'MISSED'}`;
@@ -204,13 +218,13 @@ export default async function bench(): Promise<void> {
       `${STUDIES} demo studies x 4 window screenshots against \`wbplay serve\` (its own process); ${ROUNDS} rounds after a warm-up, each side a fresh process; load average ${load.map((l) => l.toFixed(1)).join(' -> ')}`,
     );
     console.log(
-      'round  side     wall s  CPU s  max RSS MB  exchanges/study  in exchanges s  first-last exchange s  workbench CPU s',
+      'round  side     wall s  CPU s  max RSS MB  exchanges/study  to first exchange s  in exchanges s  first-last exchange s  workbench CPU s',
     );
     perRound.forEach((r, i) => {
       for (const side of SIDES) {
         const x = r[side];
         console.log(
-          `${String(i + 1).padStart(5)}  ${side.padEnd(7)}  ${(x.wall / 1000).toFixed(2).padStart(6)}  ${(x.cpu / 1000).toFixed(2).padStart(5)}  ${x.maxRssMb.toFixed(0).padStart(10)}  ${(x.exchanges / STUDIES).toFixed(2).padStart(15)}  ${Number.isNaN(x.busy) ? '     -' : (x.busy / 1000).toFixed(2).padStart(14)}  ${Number.isNaN(x.span) ? '     -' : (x.span / 1000).toFixed(2).padStart(21)}  ${(x.workbenchCpu / 1000).toFixed(2).padStart(15)}`,
+          `${String(i + 1).padStart(5)}  ${side.padEnd(7)}  ${seconds(x.wall, 6)}  ${seconds(x.cpu, 5)}  ${x.maxRssMb.toFixed(0).padStart(10)}  ${(x.exchanges / STUDIES).toFixed(2).padStart(15)}  ${seconds(x.first, 19)}  ${seconds(x.busy, 14)}  ${seconds(x.span, 21)}  ${seconds(x.workbenchCpu, 15)}`,
         );
       }
       console.log(
