@@ -27,7 +27,7 @@ const SPEEDUP_TARGET = 1.7;
 const OUTSIDE_TARGET = 0.05;
 
 // The steps of playbooks/cohort.yaml, without its contact sheet (a one-off figure at the end).
-const PLAYBOOK = `version: 1
+export const PLAYBOOK = `version: 1
 name: Cohort benchmark
 vars:
   data: .

@@ -112,6 +112,6 @@ export type { RegionOptions, Tolerance } from './compare/tolerance.js';
 export type { Rect, RgbaImage, Size } from './image/rgba.js';
 
 // The reference workbench, to try and test without MITK; embedded ones as the workbenches of a run.
-export { startReferenceWorkbench } from './sim/server.js';
+export { startReferenceWorkbench } from './sim/start.js';
 export { embeddedWorkbenches } from './sim/embedded.js';
 export type { ReferenceWorkbenchHandle, ReferenceWorkbenchOptions } from './sim/server.js';

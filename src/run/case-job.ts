@@ -18,11 +18,20 @@ import type { WorkbenchSlot } from './workbenches.js';
  */
 export async function runCaseJob(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
   if (run.signal.aborted) return finished(notRun(item, 'the run was interrupted'));
-  const inputHash = await run.resume.inputHash(item);
-  if (await run.resume.isUpToDate(item, inputHash)) {
-    return finished(
-      notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'),
-    );
+  let inputHash: Promise<string>;
+  if (run.resume.mayBeUpToDate(item)) {
+    const hash = await run.resume.inputHash(item);
+    if (await run.resume.isUpToDate(item, hash)) {
+      return finished(
+        notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'),
+      );
+    }
+    inputHash = Promise.resolve(hash);
+  } else {
+    // Not awaited here: the first request goes out while the data files are hashed. The
+    // provenance of the case's first figure and its journal line wait for the hashes.
+    inputHash = run.resume.inputHash(item);
+    inputHash.catch(() => undefined);
   }
   run.reporter.onCaseStart?.(item.info, slot.id);
   const artefactDir = join(run.outputDir, 'artefacts', safeName(item.plan.name), safeName(item.case.id));
@@ -39,7 +48,7 @@ async function runOnSlot(
   run: RunContext,
   item: RunItem,
   slot: WorkbenchSlot,
-  inputHash: string,
+  inputHash: Promise<string>,
   artefactDir: string,
   trace: CaseTrace | undefined,
 ): Promise<CaseOutcome> {

@@ -18,8 +18,17 @@ export async function clearLeftovers(
   const leftovers = slot.leftovers;
   if (!leftovers) return undefined;
   try {
-    for (const uid of [...leftovers.uids].reverse()) {
-      await withRetry(run.retry, { classify, signal: run.signal }, () => removeNode(slot, uid, run.signal));
+    // In the order they were made, each with what lies under it: a study's segmentation loaded
+    // under its image goes with the image, one exchange instead of two. A node the answers
+    // name as removed is not asked for again; one moved elsewhere meanwhile is still removed
+    // on its own, and a workbench that does not name what it removed is asked for each node.
+    const gone = new Set<string>();
+    for (const uid of leftovers.uids) {
+      if (gone.has(uid)) continue;
+      const removed = await withRetry(run.retry, { classify, signal: run.signal }, () =>
+        removeNode(slot, uid, run.signal),
+      );
+      for (const child of removed) gone.add(child);
     }
     slot.leftovers = undefined;
     return undefined;
@@ -28,11 +37,13 @@ export async function clearLeftovers(
   }
 }
 
-async function removeNode(slot: WorkbenchSlot, uid: string, signal: AbortSignal): Promise<void> {
+/** The nodes removed under `uid` as the workbench names them (none when it was already gone). */
+async function removeNode(slot: WorkbenchSlot, uid: string, signal: AbortSignal): Promise<string[]> {
   try {
-    await slot.client.nodes.remove(uid, { recursive: true, signal });
+    return (await slot.client.nodes.remove(uid, { recursive: true, signal })).deleted_children;
   } catch (err) {
     if (!(err instanceof WorkbenchApiError && err.status === 404)) throw err;
+    return [];
   }
 }
 

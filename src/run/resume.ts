@@ -57,6 +57,15 @@ export class Resume {
     return item.resumable ? hashInputs(item, await this.inputFiles(item)) : '';
   }
 
+  /**
+   * Whether the journal could hold the case as done: only then are its inputs hashed before it
+   * starts. Any other case (forced, not a cohort study, new to the journal) hashes them beside
+   * its first steps, which need the workbench, not the hashes.
+   */
+  mayBeUpToDate(item: RunItem): boolean {
+    return this.journal !== undefined && item.resumable && !this.force && this.journal.has(item.resumeKey);
+  }
+
   /** True when the journal holds the case as done with these inputs and its outputs are as written. */
   async isUpToDate(item: RunItem, inputHash: string): Promise<boolean> {
     return (
@@ -74,13 +83,26 @@ export class Resume {
    */
   async record(
     item: RunItem,
-    inputHash: string,
+    inputHash: Promise<string>,
     result: CaseResult,
     outputs: ReadonlyMap<string, string>,
     record: RunRecord,
   ): Promise<void> {
     try {
-      await this.write(item, inputHash, result, outputs, record);
+      let hash: string;
+      try {
+        hash = await inputHash;
+      } catch (err) {
+        if (this.journal && item.resumable && result.status === 'passed')
+          record.lost(
+            this.journal.path,
+            new Error(
+              `${item.info.name} passed but could not be recorded (its inputs could not be hashed: ${(err as Error).message}); it runs again next time`,
+            ),
+          );
+        return;
+      }
+      await this.write(item, hash, result, outputs, record);
     } finally {
       // What the case's record needed is written: its hashes need not stay for the rest of the run.
       this.inputs.delete(item);

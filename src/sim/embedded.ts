@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { startReferenceWorkbench, type ReferenceWorkbenchOptions } from './server.js';
+import type { ReferenceWorkbenchOptions } from './server.js';
+import { startReferenceWorkbench } from './start.js';
 
 /** A reference workbench started for a run; stopped when the run ends. */
 export interface EmbeddedWorkbench {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { WorkbenchUnreachableError } from '../../src/run/preflight.js';
+import { loadPlaybook } from '../../src/compile/index.js';
 import { runPlans } from '../../src/run/runner.js';
 import { redact } from '../../src/run/workbenches.js';
 import { cohortPlan, FAST_RETRY, makeCohort, wbplay, type Cohort } from '../helpers/cohort.js';
@@ -47,6 +48,37 @@ test('the clean-up between studies is retried; a DELETE whose answer was lost an
   assert.deepEqual(notices, []);
   // Only the last study's two nodes are left: nothing of the others, nothing twice.
   assert.equal((await nodeNames(wb.url)).length, 2);
+});
+
+test('the clean-up removes a segmentation with the image it was loaded under, in one DELETE; a node moved out from under it is removed on its own', async (t) => {
+  const text = await readFile(cohort.playbook, 'utf8');
+  const moved = join(dir, 'moved.yaml');
+  await writeFile(moved, text.replace(/^(.*as: tumour.*\n)/m, '$1  - set: { node: tumour, parent: null }\n'));
+  for (const [name, playbook, perStudy] of [
+    ['under', cohort.playbook, 1],
+    ['moved', moved, 2],
+  ] as const) {
+    const wb = await startTestWorkbench();
+    t.after(() => wb.stop());
+    const out = join(dir, `clean-up-${name}`);
+    const plan = loadPlaybook(playbook, { vars: { out }, env: {}, displayRoot: cohort.dir });
+    const result = await runPlans({
+      plans: [plan],
+      workbenches: { urls: [wb.url] },
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+    });
+    assert.deepEqual(
+      (await result.cases.all()).map((c) => c.status),
+      ['passed', 'passed', 'passed'],
+      name,
+    );
+    const deletes = wb.events.entries.filter((e) => e.method === 'DELETE');
+    // Three studies: the first two are cleared away as the next one starts.
+    assert.equal(deletes.length, 2 * perStudy, `${name}: ${JSON.stringify(deletes.map((e) => e.path))}`);
+    assert.equal((await nodeNames(wb.url)).length, 2, `${name}: only the last study's two nodes are left`);
+  }
 });
 
 test('a scene that cannot be cleared is blamed on the study that left it; that workbench leaves the pool and the next study runs on another', async (t) => {
