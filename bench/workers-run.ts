@@ -23,8 +23,8 @@ export interface ThreadFigures {
   peakUsed: number;
   /** The largest heap V8 had reserved (total_heap_size). */
   peakTotal: number;
-  /** Memory outside the JS heap V8 knows of at the end (malloced, e.g. buffers' backing stores). */
-  mallocedEnd: number;
+  /** Memory outside the heap that V8 is told of (buffers' backing stores), after each collection above. */
+  externalAfterGc: number[];
 }
 
 export interface WorkersRun {
@@ -33,6 +33,8 @@ export interface WorkersRun {
   /** ms from the run's start to the end of each fifth of the studies. */
   fifths: number[];
   peakRss: number;
+  /** Peak RSS until the last study ended (the rest is writing the reports). */
+  peakRssCases: number;
   threads: ThreadFigures[];
 }
 
@@ -55,17 +57,17 @@ const workbenches = {
 const threads = new Map<string, ThreadFigures>();
 const figures = (thread: string): ThreadFigures => {
   let t = threads.get(thread);
-  if (!t) threads.set(thread, (t = { thread, liveAfterGc: [], peakUsed: 0, peakTotal: 0, mallocedEnd: 0 }));
+  if (!t) threads.set(thread, (t = { thread, liveAfterGc: [], peakUsed: 0, peakTotal: 0, externalAfterGc: [] }));
   return t;
 };
 const note = (thread: string, h: HeapInfo): void => {
   const t = figures(thread);
   t.peakUsed = Math.max(t.peakUsed, h.used_heap_size);
   t.peakTotal = Math.max(t.peakTotal, h.total_heap_size);
-  t.mallocedEnd = h.malloced_memory;
 };
 
 let peakRss = process.memoryUsage().rss;
+let peakRssCases = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   note('main', getHeapStatistics());
@@ -74,14 +76,14 @@ const sampler = setInterval(() => {
 
 /** Live heap of every thread after a full collection; the run goes on meanwhile. */
 async function liveHeaps(): Promise<void> {
+  const live = (thread: string, h: HeapInfo): void => {
+    const t = figures(thread);
+    t.liveAfterGc.push(h.used_heap_size);
+    t.externalAfterGc.push((h as HeapInfo & { external_memory: number }).external_memory);
+  };
   gc!();
-  figures('main').liveAfterGc.push(getHeapStatistics().used_heap_size);
-  await Promise.all(
-    handles.map(async (wb, i) => {
-      const h = await wb.heap!(true);
-      figures(`workbench #${i + 1}`).liveAfterGc.push(h.used_heap_size);
-    }),
-  );
+  live('main', getHeapStatistics());
+  await Promise.all(handles.map(async (wb, i) => live(`workbench #${i + 1}`, await wb.heap!(true))));
 }
 
 const files = createReporters(['line', 'json', 'html'], {
@@ -109,6 +111,7 @@ const reporter: Reporter = {
     ended++;
     if (ended >= Math.round(fifth * (fifths.length + 1))) {
       fifths.push(performance.now() - from);
+      if (fifths.length === 5) peakRssCases = Math.max(peakRss, process.memoryUsage().rss);
       pending.push(liveHeaps());
     }
   },
@@ -129,6 +132,7 @@ const run: WorkersRun = {
   passed: result.summary.passed,
   fifths,
   peakRss,
+  peakRssCases,
   threads: [...threads.values()],
 };
 process.stdout.write(`${JSON.stringify(run)}\n`);

@@ -98,21 +98,25 @@ export default async function bench(): Promise<void> {
       await manifest(dir, n);
       results.push(await cohort(dir, n));
     }
-    console.log('| studies | studies/s first fifth | last fifth | last/first | wall | peak RSS |');
-    console.log('| ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log(
+      '| studies | studies/s first fifth | last fifth | last/first | wall | peak RSS | of it until the last study ended |',
+    );
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const r of results) {
       const { first, last } = rates(r);
       console.log(
-        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} |`,
+        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} | ${mb(r.peakRssCases)} |`,
       );
     }
     console.log('');
-    console.log('| studies | thread | live heap after GC, end of each fifth | peak heap used | peak heap reserved |');
-    console.log('| ---: | --- | --- | ---: | ---: |');
+    console.log(
+      '| studies | thread | live heap after GC, end of each fifth | external memory after GC | peak heap used | peak heap reserved |',
+    );
+    console.log('| ---: | --- | --- | --- | ---: | ---: |');
     for (const r of results)
       for (const t of r.threads)
         console.log(
-          `| ${r.studies} | ${t.thread} | ${t.liveAfterGc.map(mb).join(' → ')} | ${mb(t.peakUsed)} | ${mb(t.peakTotal)} |`,
+          `| ${r.studies} | ${t.thread} | ${t.liveAfterGc.map(mb).join(' → ')} | ${t.externalAfterGc.map(mb).join(' → ')} | ${mb(t.peakUsed)} | ${mb(t.peakTotal)} |`,
         );
     const [small, big] = results as [WorkersRun, WorkersRun];
     const { first, last } = rates(big);
