@@ -21,6 +21,8 @@ export interface ThreadFigures {
   liveAfterGc: number[];
   /** The largest heap in use seen by the sampler (garbage included). */
   peakUsed: number;
+  /** The same until the last study ended (the rest is writing the reports). */
+  peakUsedCases: number;
   /** The largest heap V8 had reserved (total_heap_size). */
   peakTotal: number;
   /** Memory outside the heap that V8 is told of (buffers' backing stores), after each collection above. */
@@ -32,6 +34,8 @@ export interface WorkersRun {
   passed: number;
   /** ms from the run's start to the end of each fifth of the studies. */
   fifths: number[];
+  /** CPU time of the process (every thread) in ms from the run's start to the end of each fifth. */
+  cpuFifths: number[];
   peakRss: number;
   /** Peak RSS until the last study ended (the rest is writing the reports). */
   peakRssCases: number;
@@ -54,15 +58,21 @@ const workbenches = {
   },
 };
 
+const fifths: number[] = [];
 const threads = new Map<string, ThreadFigures>();
 const figures = (thread: string): ThreadFigures => {
   let t = threads.get(thread);
-  if (!t) threads.set(thread, (t = { thread, liveAfterGc: [], peakUsed: 0, peakTotal: 0, externalAfterGc: [] }));
+  if (!t)
+    threads.set(
+      thread,
+      (t = { thread, liveAfterGc: [], peakUsed: 0, peakUsedCases: 0, peakTotal: 0, externalAfterGc: [] }),
+    );
   return t;
 };
 const note = (thread: string, h: HeapInfo): void => {
   const t = figures(thread);
   t.peakUsed = Math.max(t.peakUsed, h.used_heap_size);
+  if (fifths.length < 5) t.peakUsedCases = t.peakUsed;
   t.peakTotal = Math.max(t.peakTotal, h.total_heap_size);
 };
 
@@ -93,13 +103,15 @@ const files = createReporters(['line', 'json', 'html'], {
   env: {},
 });
 const fifth = studies / 5;
-const fifths: number[] = [];
+const cpuFifths: number[] = [];
+let cpuFrom = process.cpuUsage();
 const pending: Array<Promise<void>> = [];
 let from = 0;
 let ended = 0;
 const reporter: Reporter = {
   onRunStart: async (info) => {
     from = performance.now();
+    cpuFrom = process.cpuUsage();
     await files.onRunStart(info);
   },
   onCaseStart: (c, w) => files.onCaseStart(c, w),
@@ -111,6 +123,8 @@ const reporter: Reporter = {
     ended++;
     if (ended >= Math.round(fifth * (fifths.length + 1))) {
       fifths.push(performance.now() - from);
+      const cpu = process.cpuUsage(cpuFrom);
+      cpuFifths.push((cpu.user + cpu.system) / 1000);
       if (fifths.length === 5) peakRssCases = Math.max(peakRss, process.memoryUsage().rss);
       pending.push(liveHeaps());
     }
@@ -131,6 +145,7 @@ const run: WorkersRun = {
   studies,
   passed: result.summary.passed,
   fifths,
+  cpuFifths,
   peakRss,
   peakRssCases,
   threads: [...threads.values()],

@@ -88,6 +88,16 @@ function rates(r: WorkersRun): { first: number; last: number } {
   return { first: fifth / (first / 1000), last: fifth / ((fifthEnd - fourth) / 1000) };
 }
 
+/**
+ * CPU ms per study (all threads) of the first and of the last fifth: unlike the rate, this
+ * hardly moves with what else the machine runs, so it tells work that grows from a busy machine.
+ */
+function cpuPerStudy(r: WorkersRun): { first: number; last: number } {
+  const fifth = r.studies / 5;
+  const [first, , , fourth, fifthEnd] = r.cpuFifths as [number, number, number, number, number];
+  return { first: first / fifth, last: (fifthEnd - fourth) / fifth };
+}
+
 export default async function bench(): Promise<void> {
   buildPackage();
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-bench-workers-'));
@@ -99,24 +109,25 @@ export default async function bench(): Promise<void> {
       results.push(await cohort(dir, n));
     }
     console.log(
-      '| studies | studies/s first fifth | last fifth | last/first | wall | peak RSS | of it until the last study ended |',
+      '| studies | studies/s first fifth | last fifth | last/first | CPU ms/study first fifth | last fifth | wall | peak RSS | of it until the last study ended |',
     );
-    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const r of results) {
       const { first, last } = rates(r);
+      const cpu = cpuPerStudy(r);
       console.log(
-        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} | ${mb(r.peakRssCases)} |`,
+        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${cpu.first.toFixed(0)} | ${cpu.last.toFixed(0)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} | ${mb(r.peakRssCases)} |`,
       );
     }
     console.log('');
     console.log(
-      '| studies | thread | live heap after GC, end of each fifth | external memory after GC | peak heap used | peak heap reserved |',
+      '| studies | thread | live heap after GC, end of each fifth | external memory after GC | peak heap used (until the last study ended) | peak heap reserved |',
     );
     console.log('| ---: | --- | --- | --- | ---: | ---: |');
     for (const r of results)
       for (const t of r.threads)
         console.log(
-          `| ${r.studies} | ${t.thread} | ${t.liveAfterGc.map(mb).join(' → ')} | ${t.externalAfterGc.map(mb).join(' → ')} | ${mb(t.peakUsed)} | ${mb(t.peakTotal)} |`,
+          `| ${r.studies} | ${t.thread} | ${t.liveAfterGc.map(mb).join(' → ')} | ${t.externalAfterGc.map(mb).join(' → ')} | ${mb(t.peakUsed)} (${mb(t.peakUsedCases)}) | ${mb(t.peakTotal)} |`,
         );
     const [small, big] = results as [WorkersRun, WorkersRun];
     const { first, last } = rates(big);
@@ -125,6 +136,10 @@ export default async function bench(): Promise<void> {
     console.log('');
     console.log(
       `rate of the last fifth / first fifth at ${big.studies} studies: ${rate.toFixed(2)}x (target: >= ${RATE_TARGET}) ${verdict(rate >= RATE_TARGET)}`,
+    );
+    const cpu = cpuPerStudy(big);
+    console.log(
+      `CPU per study, last / first fifth at ${big.studies} studies: ${(cpu.last / cpu.first).toFixed(2)}x (no target; above 1 the run itself does more per study as it goes, below the rate's ratio the machine got busier)`,
     );
     console.log(
       `peak RSS ${big.studies} / ${small.studies} studies: ${rss.toFixed(2)}x (${mb(small.peakRss)} → ${mb(big.peakRss)}; target: <= ${RSS_TARGET}) ${verdict(rss <= RSS_TARGET)}`,
