@@ -3,6 +3,7 @@
 // reporters. Prints one JSON line: when each fifth of the studies ended, the process's peak RSS,
 // and per thread (main, each workbench) the live heap after a forced collection at the end of
 // each fifth and the peak of the heap in use.
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, type HeapInfo } from 'node:v8';
@@ -36,6 +37,8 @@ export interface WorkersRun {
   fifths: number[];
   /** CPU time of the process (every thread) in ms from the run's start to the end of each fifth. */
   cpuFifths: number[];
+  /** The machine's one-minute load average at the start and at the end of each fifth. */
+  load: number[];
   peakRss: number;
   /** Peak RSS until the last study ended (the rest is writing the reports). */
   peakRssCases: number;
@@ -104,6 +107,7 @@ const files = createReporters(['line', 'json', 'html'], {
 });
 const fifth = studies / 5;
 const cpuFifths: number[] = [];
+const load: number[] = [];
 let cpuFrom = process.cpuUsage();
 const pending: Array<Promise<void>> = [];
 let from = 0;
@@ -112,6 +116,7 @@ const reporter: Reporter = {
   onRunStart: async (info) => {
     from = performance.now();
     cpuFrom = process.cpuUsage();
+    load.push(loadavg()[0]!);
     await files.onRunStart(info);
   },
   onCaseStart: (c, w) => files.onCaseStart(c, w),
@@ -125,6 +130,7 @@ const reporter: Reporter = {
       fifths.push(performance.now() - from);
       const cpu = process.cpuUsage(cpuFrom);
       cpuFifths.push((cpu.user + cpu.system) / 1000);
+      load.push(loadavg()[0]!);
       if (fifths.length === 5) peakRssCases = Math.max(peakRss, process.memoryUsage().rss);
       pending.push(liveHeaps());
     }
@@ -146,6 +152,7 @@ const run: WorkersRun = {
   passed: result.summary.passed,
   fifths,
   cpuFifths,
+  load,
   peakRss,
   peakRssCases,
   threads: [...threads.values()],

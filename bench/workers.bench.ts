@@ -109,14 +109,14 @@ export default async function bench(): Promise<void> {
       results.push(await cohort(dir, n));
     }
     console.log(
-      '| studies | studies/s first fifth | last fifth | last/first | CPU ms/study first fifth | last fifth | wall | peak RSS | of it until the last study ended |',
+      '| studies | studies/s first fifth | last fifth | last/first | CPU ms/study first fifth | last fifth | wall | peak RSS | of it until the last study ended | load average at the start, end of each fifth |',
     );
-    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+    console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
     for (const r of results) {
       const { first, last } = rates(r);
       const cpu = cpuPerStudy(r);
       console.log(
-        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${cpu.first.toFixed(0)} | ${cpu.last.toFixed(0)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} | ${mb(r.peakRssCases)} |`,
+        `| ${r.studies} | ${first.toFixed(1)} | ${last.toFixed(1)} | ${(last / first).toFixed(2)} | ${cpu.first.toFixed(0)} | ${cpu.last.toFixed(0)} | ${(r.fifths[4]! / 1000).toFixed(1)} s | ${mb(r.peakRss)} | ${mb(r.peakRssCases)} | ${r.load.map((l) => l.toFixed(1)).join(' → ')} |`,
       );
     }
     console.log('');
