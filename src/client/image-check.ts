@@ -101,7 +101,12 @@ function checkScanlines(bytes: Uint8Array, idat: readonly PngChunk[], h: Header)
     // One call on the thread pool (the main thread only walks the row starts after). A sync
     // flush at the end gives what a truncated stream holds instead of an error, and the output
     // is capped one byte past what the header announces, so a hostile image costs no more.
-    inflate(data, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: expected + 1 }, (err, out) => {
+    // The output comes in one chunk of that size: in 16 KiB chunks (the default) a 512² capture
+    // took 48 trips between the thread pool and the main thread, 48 buffers and a copy into one
+    // more; in one chunk it takes a fifth of the CPU time and a sixth of the wall time.
+    const most = expected + 1;
+    const options = { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: most, chunkSize: Math.max(64, most) };
+    inflate(data, options, (err, out) => {
       if (err) {
         const tooLong = (err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
         return resolve(
