@@ -38,6 +38,12 @@ async function once(
   const workbenches = await Promise.all(
     [1, 2].map((k) => startReferenceWorkbench(faults ? { faults: `seed=${run * 10 + k};${FAULTS}` } : {})),
   );
+  // Counted as they happen: the logs keep only the latest requests.
+  let injected = 0;
+  for (const w of workbenches)
+    w.events.subscribe((e) => {
+      if (e.fault !== undefined && e.fault !== 'latency') injected++;
+    });
   try {
     const out = join(dir, `out-${run}-${faults ? 'faults' : 'clean'}`);
     const plan = loadPlaybook(join(dir, 'soak.yaml'), { vars: { out } });
@@ -51,10 +57,6 @@ async function once(
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
     });
     const ms = performance.now() - started;
-    const injected = workbenches.reduce(
-      (n, w) => n + w.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency').length,
-      0,
-    );
     return { ms, passed: result.summary.passed, faults: injected };
   } finally {
     await Promise.all(workbenches.map((w) => w.stop()));

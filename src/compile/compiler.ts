@@ -8,6 +8,7 @@ import {
 } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
+import { Interner } from './intern.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
@@ -132,6 +133,7 @@ function compileRoot(
   const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
   const writers = new Map<string, string>();
   const reported = new Set<string>();
+  const interner = new Interner();
   for (const study of studies) {
     const state: CaseState = {
       aliases: new Set(),
@@ -163,10 +165,10 @@ function compileRoot(
     cases.push({
       id: name,
       name,
-      ...(study ? { study: study.fields } : {}),
-      inputs: [...state.inputs],
-      outputs: [...state.outputs.keys()],
-      steps,
+      ...(study ? { study: interner.value(study.fields) } : {}),
+      inputs: interner.value([...state.inputs]),
+      outputs: interner.value([...state.outputs.keys()]),
+      steps: interner.value(steps),
     });
   }
 

@@ -1,4 +1,5 @@
 import { relative, resolve, sep } from 'node:path';
+import { Interner } from '../compile/intern.js';
 import type { Plan, PlanCase } from '../compile/plan.js';
 import { stepResultOf, type CaseInfo, type CaseResult, type ErrorInfo, type StepResult } from '../result/result.js';
 import { selectShard, type Shard } from './shard.js';
@@ -21,6 +22,8 @@ export interface RunItem {
 /** Every case of the plans in order, or those of one shard. */
 export function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir: string): RunItem[] {
   const all: RunItem[] = [];
+  // The outline of the steps is the same for most studies of a cohort: one copy serves them all.
+  const interner = new Interner();
   for (const plan of plans) {
     for (const c of plan.cases) {
       all.push({
@@ -35,7 +38,9 @@ export function selectItems(plans: readonly Plan[], shard: Shard | undefined, ou
           name: plan.cases.length === 1 && !plan.foreach ? plan.name : `${plan.name} · ${c.name}`,
           playbook: plan.playbook.path,
           ...(c.study ? { study: c.study } : {}),
-          steps: c.steps.map((s) => ({ index: s.index, kind: s.kind, description: s.description, span: s.span })),
+          steps: interner.value(
+            c.steps.map((s) => ({ index: s.index, kind: s.kind, description: s.description, span: s.span })),
+          ),
         },
       });
     }

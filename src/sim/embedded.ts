@@ -1,3 +1,4 @@
+import { getHeapStatistics, type HeapInfo } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { ReferenceWorkbenchOptions } from './server.js';
 import { startReferenceWorkbench } from './start.js';
@@ -8,6 +9,11 @@ export interface EmbeddedWorkbench {
   stop(): Promise<void>;
   /** Called when the worker ends without being asked to (a crash takes the workbench with it). */
   onExit?(listener: () => void): void;
+  /**
+   * V8's heap figures of the thread the workbench runs in; after a full collection when asked
+   * and the process runs with --expose-gc (otherwise as they stand).
+   */
+  heap?(afterGc?: boolean): Promise<HeapInfo>;
 }
 
 /** Reference workbenches for a run, in the shape `runPlans` takes as `workbenches`. */
@@ -29,7 +35,7 @@ export function embeddedWorkbenches(count = 1, options: ReferenceWorkbenchOption
     async start(index, of) {
       if (of === 1) {
         const server = await startReferenceWorkbench(options);
-        return { url: server.url, label: 'embedded', stop: () => server.stop() };
+        return { url: server.url, label: 'embedded', stop: () => server.stop(), heap: threadHeap };
       }
       return { ...(await startEmbeddedInWorker(options)), label: `embedded #${index + 1}` };
     },
@@ -65,6 +71,17 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
       let stopping = false;
       resolve({
         url: msg.url,
+        heap: (afterGc = false) =>
+          new Promise<HeapInfo>((done) => {
+            const asked = afterGc ? 'heap after gc' : 'heap';
+            const answer = (msg: { heap?: HeapInfo; asked?: string }): void => {
+              if (msg.asked !== asked || msg.heap === undefined) return;
+              worker.off('message', answer);
+              done(msg.heap);
+            };
+            worker.on('message', answer);
+            worker.postMessage(asked);
+          }),
         onExit: (listener) =>
           worker.once('exit', () => {
             if (!stopping) listener();
@@ -80,4 +97,10 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
       });
     });
   });
+}
+
+/** This thread's heap figures (see EmbeddedWorkbench.heap). */
+function threadHeap(afterGc = false): Promise<HeapInfo> {
+  if (afterGc) (globalThis as { gc?: () => void }).gc?.();
+  return Promise.resolve(getHeapStatistics());
 }

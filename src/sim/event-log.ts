@@ -19,14 +19,25 @@ export interface WorkbenchEvent {
   error?: string;
 }
 
-/** The request log: kept in memory for tests and, with a file, appended as JSON lines. */
+/** How many of the latest requests the log keeps in memory. */
+export const KEPT_EVENTS = 1000;
+
+/**
+ * The request log: the latest requests kept in memory (for tests and a look at what just
+ * happened) and, with a file, every request appended as JSON lines. Only the latest are kept
+ * because a workbench serves for as long as a cohort runs: a log of every request grew with it,
+ * and so did the collector's work. Whoever needs every event subscribes.
+ */
 export class EventLog {
-  readonly entries: WorkbenchEvent[] = [];
+  #entries: WorkbenchEvent[] = [];
   private readonly listeners: Array<(e: WorkbenchEvent) => void> = [];
   private readonly stream: WriteStream | undefined;
   private failure: Error | undefined;
 
-  constructor(file?: string) {
+  constructor(
+    file?: string,
+    private readonly keep = KEPT_EVENTS,
+  ) {
     if (file !== undefined) {
       this.stream = createWriteStream(file, { flags: 'a' });
       // A log that cannot be written must not take the server down; close() reports it.
@@ -36,8 +47,15 @@ export class EventLog {
     }
   }
 
+  /** The latest requests, oldest first: at most the number the log keeps. */
+  get entries(): readonly WorkbenchEvent[] {
+    return this.#entries.length > this.keep ? this.#entries.slice(-this.keep) : this.#entries;
+  }
+
   record(event: WorkbenchEvent): void {
-    this.entries.push(event);
+    this.#entries.push(event);
+    // Older ones are dropped a batch of `keep` at a time, so one copy serves as many requests.
+    if (this.#entries.length >= 2 * this.keep) this.#entries = this.#entries.slice(-this.keep);
     this.stream?.write(`${JSON.stringify(event)}\n`);
     for (const l of this.listeners) l(event);
   }

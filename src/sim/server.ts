@@ -16,7 +16,7 @@ export interface ReferenceWorkbenchHandle {
   /** Server root, e.g. `http://127.0.0.1:43123`; the API is under `/api/v1`. */
   url: string;
   port: number;
-  /** Every request so far (`events.entries`), also written to the `events` file if given. */
+  /** The latest requests (`events.entries`, see KEPT_EVENTS); every request goes to the `events` file if given, and to subscribers. */
   events: EventLog;
   workbench: Workbench;
   /** Closes every connection (stalled ones too), removes temp directories, flushes the log. */

@@ -10,6 +10,7 @@ import { connect } from '../../src/client/index.js';
 import type { RunResult } from '../../src/result/result.js';
 import type { RetryPolicy } from '../../src/run/retry.js';
 import { runPlans } from '../../src/run/runner.js';
+import type { WorkbenchEvent } from '../../src/sim/event-log.js';
 import { cohortPlan, differingPixels, FAST_RETRY, makeCohort, pixels, SHOTS, type Cohort } from '../helpers/cohort.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
@@ -76,6 +77,12 @@ for (const seed of SEEDS) {
       [1, 2].map((k) => startTestWorkbench({ faults: `seed=${seed * 10 + k};${FAULTS}` })),
     );
     t.after(() => Promise.all(workbenches.map((wb) => wb.stop())));
+    // Every injected fault of the run; the logs themselves keep only the latest requests.
+    const faults: WorkbenchEvent[] = [];
+    for (const wb of workbenches)
+      wb.events.subscribe((e) => {
+        if (e.fault !== undefined && e.fault !== 'latency') faults.push(e);
+      });
     const out = join(dir, `seed-${seed}`);
     const started = performance.now();
     const result: RunResult = await runPlans({
@@ -116,9 +123,6 @@ for (const seed of SEEDS) {
       `${Math.round(elapsed)} ms`,
     );
 
-    const faults = workbenches.flatMap((wb) =>
-      wb.events.entries.filter((e) => e.fault !== undefined && e.fault !== 'latency'),
-    );
     const byKind = new Map<string, number>();
     for (const f of faults) byKind.set(f.fault!, (byKind.get(f.fault!) ?? 0) + 1);
     const deletes = faults.filter((f) => f.method === 'DELETE').length;

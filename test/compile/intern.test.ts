@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { loadPlaybook } from '../../src/compile/index.js';
+import { Interner } from '../../src/compile/intern.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'wbplay-intern-'));
+after(() => rm(dir, { recursive: true, force: true }));
+
+test('equal values come back as one frozen copy; different ones stay apart', () => {
+  const interner = new Interner();
+  const a = interner.value({ span: { file: 'p.yaml', line: 3, col: 5 }, args: { of: ['x', 1] } });
+  const b = interner.value({ span: { file: 'p.yaml', line: 3, col: 5 }, args: { of: ['x', 1] } });
+  const c = interner.value({ span: { file: 'p.yaml', line: 4, col: 5 }, args: { of: ['x', 1] } });
+  assert.equal(a, b);
+  assert.notEqual(a, c);
+  assert.equal(a.args, c.args);
+  assert.deepEqual(c, { span: { file: 'p.yaml', line: 4, col: 5 }, args: { of: ['x', 1] } });
+  assert.ok(Object.isFrozen(a) && Object.isFrozen(a.span) && Object.isFrozen(a.args.of));
+  assert.throws(() => {
+    (a.span as { line: number }).line = 9;
+  }, TypeError);
+});
+
+test('values that only look alike are not merged', () => {
+  const interner = new Interner();
+  const withUndefined = interner.value({ a: 1, b: undefined });
+  const without = interner.value({ a: 1 });
+  assert.notEqual(withUndefined, without);
+  assert.ok('b' in withUndefined);
+  assert.notEqual(interner.value({ n: -0 }), interner.value({ n: 0 }));
+  assert.notEqual(interner.value(['1']), interner.value([1]));
+  assert.notEqual(interner.value({ a: 1, b: 2 }), interner.value({ b: 2, a: 1 }));
+  // Class instances may hold state: kept as they are, never shared or frozen.
+  const date = new Date(0);
+  const held = interner.value({ at: date });
+  assert.equal(held.at, date);
+  assert.ok(!Object.isFrozen(date));
+});
+
+test("a cohort's cases share equal steps and keep what differs per study", async () => {
+  const file = join(dir, 'cohort.yaml');
+  await writeFile(
+    file,
+    `version: 1
+name: Cohort
+foreach:
+  list: [{ name: a, z: 1 }, { name: b, z: 2 }, { name: c, z: 1 }]
+steps:
+  - position: [0, 0, "\${study.z}"]
+  - screenshot: { of: stdmulti/axial, save: "out/\${study.name}.png" }
+`,
+  );
+  const plan = loadPlaybook(file);
+  const [a, b, c] = plan.cases as [(typeof plan.cases)[0], (typeof plan.cases)[0], (typeof plan.cases)[0]];
+  // Same position in studies a and c: one step object; b's differs.
+  assert.equal(a.steps[0], c.steps[0]);
+  assert.notEqual(a.steps[0], b.steps[0]);
+  assert.deepEqual(b.steps[0]!.args, { at: [0, 0, 2] });
+  // The screenshots differ in their file but share the window they capture and their span.
+  const shot = (x: typeof a) => x.steps[1] as Extract<(typeof a.steps)[number], { kind: 'screenshot' }>;
+  assert.notEqual(shot(a), shot(b));
+  assert.equal(shot(a).args.of, shot(b).args.of);
+  assert.equal(shot(a).span, shot(b).span);
+  assert.match(shot(a).args.save, /out[/\\]a\.png$/);
+  assert.match(shot(b).args.save, /out[/\\]b\.png$/);
+  assert.ok(Object.isFrozen(a.steps) && Object.isFrozen(shot(a).args));
+});
