@@ -51,6 +51,11 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
     // Nothing is lost with it (the cases were kept in memory), but the reports may fare no better.
     if (spool.failure) run.notice(`${spool.failure.message}; the case results were kept in memory instead`);
     spool = undefined;
+    // Nothing after the cases needs a workbench: the scene is given back and the workbenches
+    // stopped before the figures and reports are made, so a restore that failed is in the
+    // reports and the memory of embedded workbenches is free again while they are written.
+    await restoreScenes(run);
+    await closeWorkbenches(slots);
     await resume.compact(run.notice);
     const figures = await runPostRunStages(run, cases.summaries);
     const unused = options.listUnusedGoldens && !options.shard ? await unusedGoldens(run.plans) : [];

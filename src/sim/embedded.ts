@@ -69,17 +69,27 @@ export function startEmbeddedInWorker(options: ReferenceWorkbenchOptions = {}): 
         return;
       }
       let stopping = false;
+      let ended = false;
+      worker.once('exit', () => (ended = true));
       resolve({
         url: msg.url,
         heap: (afterGc = false) =>
-          new Promise<HeapInfo>((done) => {
+          new Promise<HeapInfo>((done, fail) => {
             const asked = afterGc ? 'heap after gc' : 'heap';
             const answer = (msg: { heap?: HeapInfo; asked?: string }): void => {
               if (msg.asked !== asked || msg.heap === undefined) return;
               worker.off('message', answer);
+              worker.off('exit', gone);
               done(msg.heap);
             };
+            // A thread that ends before it answers never will: say so instead of waiting forever.
+            const gone = (): void => {
+              worker.off('message', answer);
+              fail(new Error('the reference workbench thread ended before it gave its heap figures'));
+            };
+            if (ended) return gone();
             worker.on('message', answer);
+            worker.once('exit', gone);
             worker.postMessage(asked);
           }),
         onExit: (listener) =>

@@ -93,6 +93,25 @@ test('a factory starts no more workbenches than there are cases, each told its p
   for (const wb of workbenches.started) assert.equal(await answers(wb.url), false, `${wb.label} is stopped`);
 });
 
+test('the workbenches are stopped once the last case ended, before the reports are written', async () => {
+  const workbenches = factory(2, true);
+  const stoppedAtRunEnd: string[][] = [];
+  const stoppedAtLastCase: string[][] = [];
+  let ended = 0;
+  await runPlans({
+    plans: [await plan('early-stop', 2)],
+    workbenches,
+    reporter: {
+      onCaseEnd: () => void (++ended === 2 && stoppedAtLastCase.push([...workbenches.stopped])),
+      onRunEnd: () => void stoppedAtRunEnd.push([...workbenches.stopped].sort()),
+    },
+    outputDir: join(dir, 'early-stop-out'),
+  });
+  assert.deepEqual(stoppedAtLastCase, [[]], 'the cases ran on live workbenches');
+  assert.deepEqual(stoppedAtRunEnd, [['test #1', 'test #2']]);
+  assert.deepEqual(workbenches.stopped.sort(), ['test #1', 'test #2'], 'each is stopped once');
+});
+
 test('a start that fails fails the run with its error, and the workbenches that did start are stopped', async () => {
   const together = factory(2, true, [1]);
   await assert.rejects(
