@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { writeDemoData } from '../src/sim/demo-data.js';
 import { buildPackage } from './built.js';
+import { PLAYBOOK } from './cohort.bench.js';
 import type { WorkersRun } from './workers-run.js';
 
 const run = promisify(execFile);
@@ -22,24 +23,6 @@ const SIZES = sizes(process.env.WBPLAY_BENCH_WORKERS_STUDIES);
 const DEMO_STUDIES = 8;
 const RATE_TARGET = 0.9;
 const RSS_TARGET = 1.2;
-
-const PLAYBOOK = `version: 1
-name: Workers benchmark
-vars:
-  out: out
-foreach:
-  csv: studies.csv
-steps:
-  - load: { file: "\${study.path}/ct.nrrd", as: ct }
-  - load: { file: "\${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }
-  - reinit: { nodes: [ct] }
-  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]
-  - camera: { window: stdmulti/3d, standard_view: anterior }
-  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}/axial.png" }
-  - screenshot: { of: stdmulti/sagittal, save: "\${out}/\${study.name}/sagittal.png" }
-  - screenshot: { of: stdmulti/coronal, save: "\${out}/\${study.name}/coronal.png" }
-  - screenshot: { of: stdmulti/3d, save: "\${out}/\${study.name}/3d.png" }
-`;
 
 function sizes(text: string | undefined): [number, number] {
   if (text === undefined || text === '') return [600, 3000];
