@@ -6,16 +6,16 @@ import { test } from 'node:test';
 import { localPath, portableLink, portablePath } from '../../src/files/portable-path.js';
 
 test('a file inside the project is named from its root with / on both platforms', () => {
-  assert.equal(portablePath('/work/proj', '/work/proj/playbooks/a.yaml', posix), 'playbooks/a.yaml');
+  assert.equal(portablePath('/home/ana/proj', '/home/ana/proj/playbooks/a.yaml', posix), 'playbooks/a.yaml');
   assert.equal(portablePath('C:\\work\\proj', 'C:\\work\\proj\\playbooks\\a.yaml', win32), 'playbooks/a.yaml');
   assert.equal(portablePath('C:\\work\\proj', 'c:\\work\\proj\\goldens\\x.png', win32), 'goldens/x.png');
-  assert.equal(portablePath('/work/proj', '/work/proj', posix), '.');
+  assert.equal(portablePath('/home/ana/proj', '/home/ana/proj', posix), '.');
   // A file whose name starts with two dots is still inside.
   assert.equal(portablePath('C:\\proj', 'C:\\proj\\..hidden\\x.png', win32), '..hidden/x.png');
 });
 
 test('a file outside the project keeps its absolute path, with / on Windows too', () => {
-  assert.equal(portablePath('/work/proj', '/data/ct.nrrd', posix), '/data/ct.nrrd');
+  assert.equal(portablePath('/home/ana/proj', '/data/ct.nrrd', posix), '/data/ct.nrrd');
   assert.equal(portablePath('C:\\work\\proj', 'C:\\data\\ct.nrrd', win32), 'C:/data/ct.nrrd');
   assert.equal(portablePath('C:\\work\\proj', 'D:\\data\\ct.nrrd', win32), 'D:/data/ct.nrrd');
   assert.equal(portablePath('C:\\proj', '\\\\server\\share\\ct.nrrd', win32), '//server/share/ct.nrrd');
@@ -31,8 +31,8 @@ test('names read back to the same file on the platform that reads them', () => {
     assert.equal(localPath(base, portableLink(base, file, win32), win32), file);
   }
   for (const [base, file] of [
-    ['/work/proj', '/work/proj/playbooks/a.yaml'],
-    ['/work/proj', '/data/ct.nrrd'],
+    ['/home/ana/proj', '/home/ana/proj/playbooks/a.yaml'],
+    ['/home/ana/proj', '/data/ct.nrrd'],
   ] as const) {
     assert.equal(localPath(base, portablePath(base, file, posix), posix), file);
     assert.equal(localPath(base, portableLink(base, file, posix), posix), file);
