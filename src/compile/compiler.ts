@@ -133,7 +133,7 @@ function compileRoot(
   const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
   const writers = new Map<string, string>();
   const reported = new Set<string>();
-  const interner = new Interner();
+  const interner = new Interner(studies.length > 1);
   for (const study of studies) {
     const state: CaseState = {
       aliases: new Set(),

@@ -9,9 +9,15 @@ export class Interner {
   private readonly values = new Map<string, unknown>();
   private unique = 0;
 
+  /**
+   * `sharing` off for a single case: it has nothing to share with, and walking thousands of its
+   * steps to build their keys would only cost time.
+   */
+  constructor(private readonly sharing = true) {}
+
   /** `value` with its strings, arrays and plain objects replaced by the first equal one seen. */
   value<T>(value: T): T {
-    return this.walk(value).value as T;
+    return this.sharing ? (this.walk(value).value as T) : value;
   }
 
   private walk(value: unknown): { value: unknown; key: string } {

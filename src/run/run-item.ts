@@ -23,7 +23,7 @@ export interface RunItem {
 export function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir: string): RunItem[] {
   const all: RunItem[] = [];
   // The outline of the steps is the same for most studies of a cohort: one copy serves them all.
-  const interner = new Interner();
+  const interner = new Interner(plans.reduce((n, p) => n + p.cases.length, 0) > 1);
   for (const plan of plans) {
     for (const c of plan.cases) {
       all.push({

@@ -68,3 +68,17 @@ steps:
   assert.match(shot(b).args.save, /out[/\\]b\.png$/);
   assert.ok(Object.isFrozen(a.steps) && Object.isFrozen(shot(a).args));
 });
+
+test('a plan of one case is kept as compiled: nothing to share, nothing walked or frozen', async () => {
+  const file = join(dir, 'single.yaml');
+  await writeFile(file, 'version: 1\nname: Single\nsteps:\n  - position: [0, 0, 1]\n  - position: [0, 0, 1]\n');
+  const [only] = loadPlaybook(file).cases;
+  assert.ok(only);
+  assert.ok(!Object.isFrozen(only.steps) && !Object.isFrozen(only.steps[0]!.args));
+  // Equal arguments of two steps stay two objects: sharing is across a cohort's cases.
+  assert.notEqual(only.steps[0]!.args, only.steps[1]!.args);
+  const off = new Interner(false);
+  const value = { a: [1] };
+  assert.equal(off.value(value), value);
+  assert.ok(!Object.isFrozen(value));
+});
