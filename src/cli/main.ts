@@ -60,7 +60,22 @@ function startedAsProgram(): boolean {
   }
 }
 
+/**
+ * A reader that stops reading (`wbplay run … | head`) closes the pipe: what is still to be
+ * printed is dropped, and the command goes on to its end, so a run still writes its reports and
+ * its exit code says how it went. Node would end the process on the first write to the closed
+ * pipe instead.
+ */
+function dropOutputToClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return;
+      throw err;
+    });
+}
+
 if (startedAsProgram()) {
+  dropOutputToClosedPipes();
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -145,3 +145,20 @@ test('a reporter that throws never leaves exit 0: the fan-out records it and the
   assert.equal(runExitCode(result('passed'), false, undefined), 0);
   assert.equal(runExitCode(result('interrupted'), true, 143), 143, 'a signal outranks the rest');
 });
+
+test('a reader that closes the pipe early (`| head`) loses the output, not the run: reports written, exit 0', async () => {
+  const out = join(dir, 'out-closed-pipe');
+  const child = spawnWbplay(
+    ['run', 'cohort.yaml', '--out', out, '--var', `out=${out}`, '--reporter', 'line'],
+    cohort.dir,
+  );
+  // Like `head -1`: read the first chunk, then close the read end while the run still prints.
+  child.stdout!.once('data', () => child.stdout!.destroy());
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
+  assert.equal(code, 0, stderr);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+  const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as RunResult;
+  assert.equal(report.summary.passed, 3);
+});
