@@ -6,12 +6,11 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type * as Wbplay from '../src/index.js';
+import { PACKAGE_ENTRY } from './built.js';
 import type { Reporter } from '../src/result/reporter.js';
 
 const [dataDir, countArg, outputDir, shardArg] = process.argv.slice(2);
-const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = (await import(
-  new URL('../dist/index.js', import.meta.url).href
-)) as typeof Wbplay;
+const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = (await import(PACKAGE_ENTRY)) as typeof Wbplay;
 
 interface Interval {
   start: number;

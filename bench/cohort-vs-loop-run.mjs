@@ -1,4 +1,5 @@
-// One side of the cohort-vs-loop benchmark, in a process of its own on the compiled package.
+// One side of the cohort-vs-loop benchmark, in a process of its own on the built package,
+// imported by its name as a user's script does (`wbplay/client`, `wbplay`).
 // Plain JavaScript so that Node runs it as it is: a TypeScript loader would add its own start-up
 // and module hooks to the process the benchmark measures.
 //
@@ -18,7 +19,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 const [mode, url, dataDir, outDir] = process.argv.slice(2);
-const dist = new URL('../dist/', import.meta.url);
 
 // Every exchange from its request's creation to the last byte of its answer (undici's channels).
 const open = new Map();
@@ -51,8 +51,7 @@ async function studies() {
 }
 
 async function loop() {
-  const { connect } = await import(new URL('client/index.js', dist).href);
-  const { displayPatch } = await import(new URL('client/display-patch.js', dist).href);
+  const { connect } = await import('wbplay/client');
   const client = connect({ url });
   try {
     for (const s of await studies()) {
@@ -61,7 +60,11 @@ async function loop() {
         file: join(dataDir, s.path, 'tumour-label.nrrd'),
         name: 'tumour',
         parent: ct.node.uid,
-        properties: displayPatch({ color: [1.0, 0.3, 0.2], opacity: 0.6 }),
+        // The colour and opacity as MITK's property JSON, the body wbplay's load sends.
+        properties: {
+          opacity: { value: 0.6 },
+          color: { type: 'ColorProperty', value: [{ value: 1 }, { value: 0.3 }, { value: 0.2 }] },
+        },
       });
       await client.rendering.reinit([ct.node.uid]);
       await client.rendering.setSelectedPosition([Number(s.tumour_x), Number(s.tumour_y), Number(s.tumour_z)]);
@@ -82,7 +85,7 @@ async function loop() {
 }
 
 async function wbplay() {
-  const { createReporters, loadPlaybook, runPlans } = await import(new URL('index.js', dist).href);
+  const { createReporters, loadPlaybook, runPlans } = await import('wbplay');
   const plan = loadPlaybook(join(dataDir, 'cohort.yaml'), { vars: { out: join(outDir, 'shots') } });
   const reporter = createReporters(['line'], {
     outputDir: outDir,

@@ -15,14 +15,14 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { writeDemoData } from '../src/sim/demo-data.js';
-import { buildPackage } from './built.js';
+import { PACKAGE_CLI, buildPackage } from './built.js';
 import { PLAYBOOK } from './cohort.bench.js';
 
 const STUDIES = 40;
 const ROUNDS = rounds(process.env.WBPLAY_BENCH_ROUNDS);
 const TARGETS = { loopWall: 1.05, limitWall: 1.1, loopCpu: 1.3, reportsWall: 1.08 };
 
-const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const CLI = PACKAGE_CLI;
 const SIDE = fileURLToPath(new URL('cohort-vs-loop-run.mjs', import.meta.url));
 /** Loaded before the child's own code: writes the process's resource usage (every thread) as it exits. */
 const RUSAGE = `data:text/javascript,${encodeURIComponent(
@@ -63,7 +63,7 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** `wbplay serve --port 0` from dist/, with its event log; resolves with its URL once it listens. */
+/** `wbplay serve --port 0` from the build, with its event log; resolves with its URL once it listens. */
 function serve(events: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--events', events], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -5,9 +5,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildPackage } from './built.js';
+import { PACKAGE_CLI, buildPackage } from './built.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const PACKED_BUDGET = 1_000_000;
@@ -91,7 +91,7 @@ export default async function bench(): Promise<void> {
     await mkdir(join(project, 'node_modules', '.bin'), { recursive: true });
     await symlink(root, join(project, 'node_modules', 'wbplay'));
     const bin = join(project, 'node_modules', '.bin', 'wbplay');
-    await symlink(join('..', 'wbplay', 'dist', 'cli', 'main.js'), bin);
+    await symlink(relative(dirname(bin), join(project, 'node_modules', 'wbplay', relative(root, PACKAGE_CLI))), bin);
     const times = { node: [] as number[], help: [] as number[], npx: [] as number[] };
     timed('npx', ['--no-install', 'wbplay', '--help'], project); // warm-up: npm's own caches
     for (let i = 0; i < RUNS; i++) {

@@ -5,11 +5,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildPackage } from './built.js';
+import { PACKAGE_CLI, buildPackage } from './built.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const CLI = PACKAGE_CLI;
 const STEPS = 2000;
 const RUNS = 21;
 

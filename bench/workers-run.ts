@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, type HeapInfo } from 'node:v8';
 import type * as Wbplay from '../src/index.js';
+import { PACKAGE_ENTRY } from './built.js';
 import type { EmbeddedWorkbench } from '../src/sim/embedded.js';
 import type { Reporter } from '../src/result/reporter.js';
 
 const [dataDir, countArg, studiesArg, outputDir, playbook] = process.argv.slice(2);
-const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = (await import(
-  new URL('../dist/index.js', import.meta.url).href
-)) as typeof Wbplay;
+const { createReporters, embeddedWorkbenches, loadPlaybook, runPlans } = (await import(PACKAGE_ENTRY)) as typeof Wbplay;
 
 export interface ThreadFigures {
   thread: string;

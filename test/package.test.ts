@@ -1,12 +1,12 @@
 // What the published package carries: the licence package.json names, a changelog entry for its
 // version, schemas and docs, compiled code without source maps that would point at files npm
-// leaves out, and, as runtime dependencies, exactly the packages that compiled code loads.
+// leaves out, and, as runtime dependencies, exactly the packages that the built code loads.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 
 const root = join(import.meta.dirname, '..');
@@ -14,6 +14,9 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   version: string;
   license: string;
   files: string[];
+  bin: { wbplay: string };
+  main: string;
+  exports: Record<string, { types: string; default: string }>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
@@ -23,11 +26,7 @@ let built: string[] = [];
 
 before(async () => {
   out = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
-  execFileSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', out],
-    { cwd: root },
-  );
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), out], { cwd: root, stdio: 'ignore' });
   built = (await readdir(out, { recursive: true })).map(String);
 });
 
@@ -41,13 +40,24 @@ test('the LICENSE file is the licence package.json names, and the changelog has 
   assert.match(changelog, new RegExp(`^## ${pkg.version.replace(/\./g, '\\.')}\\b`, 'm'));
 });
 
+/** The build's files that package.json's bin, main and exports name, relative to the build folder. */
+function entryPoints(): string[] {
+  const named = [pkg.bin.wbplay, pkg.main, ...Object.values(pkg.exports).flatMap((e) => [e.types, e.default])];
+  return [...new Set(named.map((p) => p.replace(/^\.\//, '').replace(/^dist\//, '')))];
+}
+
+test('the build holds every file package.json names, and the bin is a node script', async () => {
+  for (const file of entryPoints()) assert.ok(built.includes(file), `${file} is built`);
+  assert.match(await readFile(join(out, pkg.bin.wbplay.replace(/^dist\//, '')), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+});
+
 test('the build that npm publishes holds no source maps', async () => {
-  assert.ok(built.includes(join('cli', 'main.js')));
   assert.deepEqual(
     built.filter((f) => f.endsWith('.map')),
     [],
   );
-  assert.doesNotMatch(await readFile(join(out, 'cli', 'main.js'), 'utf8'), /sourceMappingURL/);
+  for (const file of built.filter((f) => f.endsWith('.js')))
+    assert.doesNotMatch(await readFile(join(out, file), 'utf8'), /sourceMappingURL/, file);
 });
 
 /** The packages a piece of compiled code loads: imports, `import()`, `require` and `resolve` of a bare name. */
@@ -71,7 +81,8 @@ const FROM_SOURCE_ONLY = ['tsx'];
 
 test('the packages the build loads are exactly the runtime dependencies', async () => {
   const loaded = new Set<string>();
-  for (const file of built.filter((f) => f.endsWith('.js')))
+  // What runs is the bundle (package.json's bin, main and exports point into it).
+  for (const file of built.filter((f) => f.startsWith(`bundle${sep}`) && f.endsWith('.js')))
     for (const name of loadedPackages(await readFile(join(out, file), 'utf8'))) loaded.add(name);
   const declared = Object.keys(pkg.dependencies).sort();
   for (const name of FROM_SOURCE_ONLY) assert.ok(name in pkg.devDependencies, `${name} is a development tool`);
@@ -139,6 +150,11 @@ test('the packed package holds what runs and what a user reads: no tests, source
       /\.test\.[jt]s$/.test(p),
   );
   assert.deepEqual(unwanted, []);
+  // Of the build, the bundle and the type declarations: the compiled modules the bundle was made of stay home.
+  assert.deepEqual(
+    paths.filter((p) => p.startsWith('dist/') && !p.startsWith('dist/bundle/') && !p.endsWith('.d.ts')),
+    [],
+  );
   for (const needed of [
     'package.json',
     'README.md',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
+import { packageFile } from '../package-files.js';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { renderDiagnostics } from '../diagnostics/render.js';
@@ -126,9 +127,7 @@ async function loadValidator(): Promise<void> {
   if (compiled) return;
   const [{ Ajv2020 }, schemaText] = await Promise.all([
     import('ajv/dist/2020.js'),
-    import('node:fs/promises').then((fs) =>
-      fs.readFile(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'),
-    ),
+    import('node:fs/promises').then((fs) => fs.readFile(packageFile('schemas/config.schema.json'), 'utf8')),
   ]);
   const schema = JSON.parse(schemaText) as Record<string, unknown>;
   const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });

@@ -1,6 +1,7 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
+import { packageFile } from '../package-files.js';
 import { CasesInFile, runOf, type CaseSpan } from '../result/case-list.js';
 import {
   RESULT_VERSION,
@@ -18,7 +19,7 @@ import { ReportError } from './report-error.js';
  * one description of the file, read when a report is first read back.
  */
 async function publishedSchema(): Promise<object> {
-  return JSON.parse(await readFile(new URL('../../schemas/report.schema.json', import.meta.url), 'utf8')) as object;
+  return JSON.parse(await readFile(packageFile('schemas/report.schema.json'), 'utf8')) as object;
 }
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../package-files.js';
 import { translateErrors } from '../playbook/schema-errors.js';
 import { validators } from './layout-validator.generated.js';
 
@@ -12,9 +13,10 @@ let layoutSchema: Record<string, unknown> | undefined;
 
 function schema(): Record<string, unknown> {
   // Read only when a playbook has a layout; messages need the schema's field lists.
-  layoutSchema ??= JSON.parse(
-    readFileSync(new URL('../../schemas/layout.schema.json', import.meta.url), 'utf8'),
-  ) as Record<string, unknown>;
+  layoutSchema ??= JSON.parse(readFileSync(packageFile('schemas/layout.schema.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   return layoutSchema;
 }
 

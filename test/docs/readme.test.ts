@@ -3,9 +3,9 @@
 // without a runner below fails the first test, so the docs cannot rot.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmod, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { after, before, test } from 'node:test';
 import { root, wbplay } from '../helpers/cohort.js';
 import { docCommands, parseCommand } from '../helpers/doc-commands.js';
@@ -82,21 +82,16 @@ runners.set('npm install --save-dev --save-exact wbplay', async () => {
     await mkdir(dirname(join(pkgDir, path)), { recursive: true });
     await cp(join(root, path), join(pkgDir, path));
   }
-  execFileSync(
-    process.execPath,
-    [
-      join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      join(root, 'tsconfig.build.json'),
-      '--outDir',
-      join(pkgDir, 'dist'),
-    ],
-    { cwd: root },
-  );
+  // The build as npm ships it: the bundle and the type declarations, not the modules it was made of.
+  const dist = join(pkgDir, 'dist');
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), dist], { cwd: root, stdio: 'ignore' });
+  for (const file of await readdir(dist, { recursive: true }))
+    if (String(file).endsWith('.js') && !String(file).startsWith(`bundle${sep}`)) await rm(join(dist, String(file)));
   await symlink(join(root, 'node_modules'), join(pkgDir, 'node_modules'));
   await mkdir(join(project, 'node_modules', '.bin'));
-  await chmod(join(pkgDir, 'dist', 'cli', 'main.js'), 0o755);
-  await symlink(join('..', 'wbplay', 'dist', 'cli', 'main.js'), join(project, 'node_modules', '.bin', 'wbplay'));
+  const { bin } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { bin: { wbplay: string } };
+  await chmod(join(pkgDir, bin.wbplay), 0o755); // as npm does for a package's bin
+  await symlink(join('..', 'wbplay', bin.wbplay), join(project, 'node_modules', '.bin', 'wbplay'));
 });
 
 /** `npx wbplay …` in the project: npx finds the installed bin, as it does for a user. */

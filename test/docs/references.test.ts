@@ -182,6 +182,10 @@ test('every TypeScript example runs as shown, against a reference workbench wher
       const file = join(dir, `example-${i}.mts`);
       const code = b.text
         .replaceAll("from 'wbplay'", `from ${JSON.stringify(pathToFileURL(join(root, 'src', 'index.ts')).href)}`)
+        .replaceAll(
+          "from 'wbplay/client'",
+          `from ${JSON.stringify(pathToFileURL(join(root, 'src', 'client', 'index.ts')).href)}`,
+        )
         .replaceAll('http://localhost:8080', workbench.url);
       await writeFile(file, code);
       const result = await new Promise<{ code: number | null; out: string }>((resolve) =>
