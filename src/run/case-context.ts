@@ -94,12 +94,15 @@ export class CaseState {
     return this.artefact(path, kind);
   }
 
-  /** Once every file of `step` is written: why one was not, or undefined when all are on disk. */
-  async written(step: number): Promise<ErrorInfo | undefined> {
+  /**
+   * Once every file of `step` is written: why one was not, or undefined when all are on disk.
+   * No promise for a step that wrote nothing.
+   */
+  written(step: number): Promise<ErrorInfo | undefined> | undefined {
     const mine = this.writes.get(step);
     if (!mine) return undefined;
     this.writes.delete(step);
-    return (await Promise.all(mine)).find((failure) => failure !== undefined);
+    return Promise.all(mine).then((failures) => failures.find((failure) => failure !== undefined));
   }
 
   /**

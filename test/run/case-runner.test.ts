@@ -31,10 +31,10 @@ const info: CaseInfo = { id: 'main', name: 'main', playbook: 'p.yaml', steps: []
 async function run(
   steps: RunnableStep[],
   timeoutMs = 1000,
-  written?: (step: number) => Promise<ErrorInfo | undefined>,
+  written?: (step: number) => Promise<ErrorInfo | undefined> | undefined,
+  events: string[] = [],
 ): Promise<{ result: CaseResult; ended: StepResult[]; events: string[] }> {
   const ended: StepResult[] = [];
-  const events: string[] = [];
   const { result, settled } = await runCase(info, steps, {
     policy: { retries: 2, minDelayMs: 1, maxDelayMs: 2, factor: 2 },
     classify,
@@ -137,6 +137,49 @@ test("a step whose file is still being written is reported once it is on disk, a
   land(undefined);
   const { result, events } = await pending;
   assert.deepEqual(events, ['start 1', 'end 1 passed', 'start 2', 'end 2 passed']);
+  assert.equal(result.status, 'passed');
+});
+
+test('with no file to wait for, events are told as the steps go; after a written file, in order again', async () => {
+  const events: string[] = [];
+  const body = (index: number) => async () => {
+    events.push(`body ${index}`);
+    return { status: 'passed' as const };
+  };
+  let land: () => void = () => undefined;
+  const landed = new Promise<undefined>((resolve) => (land = () => resolve(undefined)));
+  const { result } = await run(
+    [
+      step(1, body(1)),
+      step(2, body(2)),
+      step(3, async () => {
+        events.push('body 3');
+        land();
+        return { status: 'passed' };
+      }),
+      step(4, body(4)),
+    ],
+    1000,
+    // Only step 2 wrote a file; it lands while step 3 runs.
+    (index) => (index === 2 ? landed : undefined),
+    events,
+  );
+  assert.deepEqual(events, [
+    'start 1',
+    'body 1',
+    'end 1 passed',
+    'start 2',
+    'body 2',
+    // Step 3 starts on the workbench before step 2's file is on disk; its events wait behind it.
+    'body 3',
+    'end 2 passed',
+    'start 3',
+    'end 3 passed',
+    // Nothing left to wait for: told at once again.
+    'start 4',
+    'body 4',
+    'end 4 passed',
+  ]);
   assert.equal(result.status, 'passed');
 });
 
