@@ -36,6 +36,8 @@ export interface WorkersRun {
   fifths: number[];
   /** CPU time of the process (every thread) in ms from the run's start to the end of each fifth. */
   cpuFifths: number[];
+  /** Of it, the kernel's (system CPU), in ms since the run started. */
+  systemFifths: number[];
   /** The machine's one-minute load average at the start and at the end of each fifth. */
   load: number[];
   peakRss: number;
@@ -114,6 +116,7 @@ const files = createReporters(['line', 'json', 'html'], {
 });
 const fifth = studies / 5;
 const cpuFifths: number[] = [];
+const systemFifths: number[] = [];
 const load: number[] = [];
 let cpuFrom = process.cpuUsage();
 const pending: Array<Promise<void>> = [];
@@ -137,6 +140,7 @@ const reporter: Reporter = {
       fifths.push(performance.now() - from);
       const cpu = process.cpuUsage(cpuFrom);
       cpuFifths.push((cpu.user + cpu.system) / 1000);
+      systemFifths.push(cpu.system / 1000);
       load.push(loadavg()[0]!);
       if (fifths.length === 5) peakRssCases = Math.max(peakRss, process.memoryUsage().rss);
       pending.push(liveHeaps());
@@ -159,6 +163,7 @@ const run: WorkersRun = {
   passed: result.summary.passed,
   fifths,
   cpuFifths,
+  systemFifths,
   load,
   peakRss,
   peakRssCases,

@@ -75,9 +75,9 @@ function rates(r: WorkersRun): { first: number; last: number } {
  * CPU ms per study (all threads) of the first and of the last fifth: unlike the rate, this
  * hardly moves with what else the machine runs, so it tells work that grows from a busy machine.
  */
-function cpuPerStudy(r: WorkersRun): { first: number; last: number } {
+function cpuPerStudy(r: WorkersRun, of: 'cpuFifths' | 'systemFifths' = 'cpuFifths'): { first: number; last: number } {
   const fifth = r.studies / 5;
-  const [first, , , fourth, fifthEnd] = r.cpuFifths as [number, number, number, number, number];
+  const [first, , , fourth, fifthEnd] = r[of] as [number, number, number, number, number];
   return { first: first / fifth, last: (fifthEnd - fourth) / fifth };
 }
 
@@ -121,8 +121,9 @@ export default async function bench(): Promise<void> {
       `rate of the last fifth / first fifth at ${big.studies} studies: ${rate.toFixed(2)}x (target: >= ${RATE_TARGET}) ${verdict(rate >= RATE_TARGET)}`,
     );
     const cpu = cpuPerStudy(big);
+    const system = cpuPerStudy(big, 'systemFifths');
     console.log(
-      `CPU per study, last / first fifth at ${big.studies} studies: ${(cpu.last / cpu.first).toFixed(2)}x (no target; above 1 the run itself does more per study as it goes, below the rate's ratio the machine got busier)`,
+      `CPU per study, last / first fifth at ${big.studies} studies: ${(cpu.last / cpu.first).toFixed(2)}x (no target; above 1 the run itself does more per study as it goes, below the rate's ratio the machine got busier); of it the kernel's: ${system.first.toFixed(0)} → ${system.last.toFixed(0)} ms per study`,
     );
     console.log(
       `peak RSS ${big.studies} / ${small.studies} studies: ${rss.toFixed(2)}x (${mb(small.peakRss)} → ${mb(big.peakRss)}; target: <= ${RSS_TARGET}) ${verdict(rss <= RSS_TARGET)}`,

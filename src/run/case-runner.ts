@@ -11,6 +11,7 @@ import {
   type Attempt,
 } from '../result/result.js';
 import { isoTime } from '../result/iso-time.js';
+import { Backlog } from './backlog.js';
 import { withRetry, type Classified, type RetryPolicy } from './retry.js';
 
 /** One step of a case as the runner needs it: the plan's step plus how to run it. */
@@ -54,6 +55,12 @@ export interface CaseRun {
 const INTERRUPTED = 'the run was interrupted';
 
 /**
+ * Steps of a case whose files may still be on their way to disk while the next step runs. A
+ * capture is held in memory until written; a 4K screenshot is tens of MB.
+ */
+export const STEPS_WRITING = 4;
+
+/**
  * Runs the steps of one case in order (the caller reports the case's end: it may run again
  * elsewhere when its workbench died). A step that fails or errs ends the case: the steps
  * after it are skipped with the reason; a soft check that fails is recorded and the case goes
@@ -70,9 +77,11 @@ export async function runCase(
   let stopReason: string | undefined;
   const events = new StepEvents(options.reporter, info);
   const signals = new AttemptSignals(options.signal);
+  const writing = new Backlog(STEPS_WRITING);
 
   try {
     for (const step of steps) {
+      if (stopReason === undefined && writing.full) await writing.room();
       if (stopReason === undefined && options.signal.aborted) stopReason = INTERRUPTED;
       stopReason ??= events.writeFailure;
       if (stopReason !== undefined) {
@@ -93,10 +102,10 @@ export async function runCase(
       }
       if (options.afterStep && !options.signal.aborted) await options.afterStep(info, result).catch(() => undefined);
       results.push(result);
-      events.end(
-        result,
-        result.status === 'passed' || result.status === 'failed' ? options.written?.(step.index) : undefined,
-      );
+      const written =
+        result.status === 'passed' || result.status === 'failed' ? options.written?.(step.index) : undefined;
+      if (written) writing.add(written);
+      events.end(result, written);
       if (stopReason !== undefined) continue;
       if ((result.status === 'failed' && !step.soft) || result.status === 'error') {
         stopReason = `step ${step.index} (${step.kind}, line ${step.span.line}) ${result.status === 'failed' ? 'failed' : 'could not run'}`;

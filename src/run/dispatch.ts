@@ -1,3 +1,4 @@
+import { Backlog } from './backlog.js';
 import { runCaseJob, finished, type CaseOutcome } from './case-job.js';
 import type { CaseSpool } from './case-spool.js';
 import { classify, mayBeWorkbenchLoss } from './classify.js';
@@ -14,6 +15,9 @@ import type { WorkbenchSlot } from './workbenches.js';
  * wrong with one case stays with that case; a workbench that stops answering leaves the pool;
  * fail-fast and Ctrl-C stop new cases, which are reported as skipped with why.
  */
+/** Cases of one workbench whose files and journal line may still be on their way to disk. */
+export const CASES_FINISHING = 2;
+
 export async function runCases(run: RunContext, spool: CaseSpool): Promise<void> {
   // Every case's writes, also those of a case that runs again on another workbench.
   const writes = new Set<Promise<void>>();
@@ -23,6 +27,7 @@ export async function runCases(run: RunContext, spool: CaseSpool): Promise<void>
     const held = p.finally(() => set.delete(held));
     set.add(held);
   };
+  const finishing = new Map<WorkbenchSlot, Backlog>();
   const done = new Array<boolean>(run.items.length).fill(false);
   let stopped = false;
   let failures = 0;
@@ -31,10 +36,16 @@ export async function runCases(run: RunContext, spool: CaseSpool): Promise<void>
     run.slots.filter((slot) => !slot.dead),
     {
       run: async (item, slot) => {
+        // A workbench takes its next case while the last one's files are still being written,
+        // but not while CASES_FINISHING of its cases are: memory stays bounded on a slow disk.
+        let behind = finishing.get(slot);
+        if (!behind) finishing.set(slot, (behind = new Backlog(CASES_FINISHING)));
+        if (behind.full) await behind.room();
         const outcome = await runCaseJob(run, item, slot).catch((err: unknown) =>
           finished(notRun(item, 'the case could not run', classify(err).info)),
         );
         settle(writes, outcome.done);
+        behind.add(outcome.done);
         return outcome;
       },
       slotAlive: (slot, outcome) => slotAlive(run, slot, outcome),
