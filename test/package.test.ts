@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -21,16 +21,22 @@ const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 
+/** A package folder as npm installs it: package.json, schemas, the build in dist/, dependencies beside. */
+let pkgDir = '';
 let out = '';
 let built: string[] = [];
 
 before(async () => {
-  out = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
+  pkgDir = await mkdtemp(join(tmpdir(), 'wbplay-build-'));
+  out = join(pkgDir, 'dist');
   execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), out], { cwd: root, stdio: 'ignore' });
   built = (await readdir(out, { recursive: true })).map(String);
+  await copyFile(join(root, 'package.json'), join(pkgDir, 'package.json'));
+  await cp(join(root, 'schemas'), join(pkgDir, 'schemas'), { recursive: true });
+  await symlink(join(root, 'node_modules'), join(pkgDir, 'node_modules'));
 });
 
-after(() => rm(out, { recursive: true, force: true }));
+after(() => rm(pkgDir, { recursive: true, force: true }));
 
 test('the LICENSE file is the licence package.json names, and the changelog has the package version', async () => {
   assert.equal(pkg.license, 'Apache-2.0');
@@ -49,6 +55,31 @@ function entryPoints(): string[] {
 test('the build holds every file package.json names, and the bin is a node script', async () => {
   for (const file of entryPoints()) assert.ok(built.includes(file), `${file} is built`);
   assert.match(await readFile(join(out, pkg.bin.wbplay.replace(/^dist\//, '')), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+});
+
+test('each export of package.json loads from the build in a fresh process, with what it promises', () => {
+  // What a user's `import 'wbplay'` and `import 'wbplay/client'` give, resolved by package.json.
+  const names = (specifier: string): string[] =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', `console.log(JSON.stringify(Object.keys(await import('${specifier}')).sort()))`],
+        { cwd: pkgDir, encoding: 'utf8' },
+      ),
+    ) as string[];
+  const main = names('wbplay');
+  for (const name of ['VERSION', 'connect', 'loadPlaybook', 'runPlans', 'startReferenceWorkbench'])
+    assert.ok(main.includes(name), `wbplay exports ${name}`);
+  const client = names('wbplay/client');
+  for (const name of ['connect', 'WorkbenchApiError', 'discover'])
+    assert.ok(client.includes(name), `wbplay/client exports ${name}`);
+  assert.ok(!client.includes('runPlans'), 'wbplay/client is the client alone');
+  assert.equal(
+    execFileSync(process.execPath, [join(out, pkg.bin.wbplay.replace(/^dist\//, '')), '--version'], {
+      encoding: 'utf8',
+    }).trim(),
+    pkg.version,
+  );
 });
 
 test('the build that npm publishes holds no source maps', async () => {
