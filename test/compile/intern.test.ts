@@ -40,6 +40,20 @@ test('values that only look alike are not merged', () => {
   assert.ok(!Object.isFrozen(date));
 });
 
+test('nesting, member names that look like keys, and a __proto__ member stay apart and intact', () => {
+  const interner = new Interner();
+  assert.notEqual(interner.value({ a: { b: 'x' } }), interner.value({ a: { b: 'y' } }));
+  assert.notEqual(interner.value([['a']]), interner.value(['a']));
+  assert.notEqual(interner.value({ 'a:b': 1 }), interner.value({ a: 'b:1' }));
+  assert.notEqual(interner.value(['a,b']), interner.value(['a', 'b']));
+  assert.equal(interner.value({ a: [{ b: [1, 'x'] }] }), interner.value({ a: [{ b: [1, 'x'] }] }));
+  const parsed = JSON.parse('{"__proto__": {"polluted": true}, "x": 1}') as Record<string, unknown>;
+  const kept = interner.value(parsed);
+  assert.ok(Object.hasOwn(kept, '__proto__'));
+  assert.equal(Object.getPrototypeOf(kept), Object.prototype);
+  assert.deepEqual(Object.keys(kept), ['__proto__', 'x']);
+});
+
 test("a cohort's cases share equal steps and keep what differs per study", async () => {
   const file = join(dir, 'cohort.yaml');
   await writeFile(
