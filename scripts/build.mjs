@@ -6,7 +6,7 @@
 //
 // Why a bundle: Node resolves, reads and links every module file on its own, and wbplay is some
 // 170 of them. Loading the package's entry point took 240-420 ms of a run's start this way and
-// 170-240 ms as a bundle (measured side by side on a 2-core machine); every command a user types
+// 170-270 ms as a bundle (measured side by side on a 2-core machine); every command a user types
 // pays it. Dependencies stay outside the bundle, installed by npm as declared, and modules that
 // are imported only when needed stay separate chunks, loaded when needed.
 import { execFileSync } from 'node:child_process';
