@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 
-let root: URL | undefined;
+interface Manifest {
+  name?: string;
+  version: string;
+}
+
+let root: { dir: URL; manifest: Manifest } | undefined;
 
 /**
  * A file shipped with the package (package.json, schemas/…), by its path from the package's
@@ -10,15 +15,21 @@ let root: URL | undefined;
  */
 export function packageFile(path: string): URL {
   root ??= findRoot();
-  return new URL(path, root);
+  return new URL(path, root.dir);
 }
 
-function findRoot(): URL {
+/** The package's package.json, as read when its root was found. */
+export function packageManifest(): Manifest {
+  root ??= findRoot();
+  return root.manifest;
+}
+
+function findRoot(): { dir: URL; manifest: Manifest } {
   let dir = new URL('.', import.meta.url);
   for (;;) {
-    const manifest = new URL('package.json', dir);
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'wbplay')
-      return dir;
+    const file = new URL('package.json', dir);
+    const manifest = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
+    if (manifest?.name === 'wbplay') return { dir, manifest };
     const up = new URL('..', dir);
     if (up.href === dir.href) throw new Error(`wbplay's package.json was not found above ${import.meta.url}`);
     dir = up;

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { packageFile } from './package-files.js';
+import { packageManifest } from './package-files.js';
 
-// Read once from package.json so the version in figures and reports can never drift from the
-// published one.
-export const VERSION: string = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string })
-  .version;
+// From package.json, so the version in figures and reports can never drift from the published one.
+export const VERSION: string = packageManifest().version;

@@ -9,15 +9,15 @@ import type { RunContext } from './run-context.js';
 import { notRun } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
+/** Cases of one workbench whose files and journal line may still be on their way to disk. */
+export const CASES_FINISHING = 2;
+
 /**
  * Runs the cases of a run on its pool of workbenches and hands each result to the spool at
  * its place in case order. A case's end is reported once its writes are done. Whatever goes
  * wrong with one case stays with that case; a workbench that stops answering leaves the pool;
  * fail-fast and Ctrl-C stop new cases, which are reported as skipped with why.
  */
-/** Cases of one workbench whose files and journal line may still be on their way to disk. */
-export const CASES_FINISHING = 2;
-
 export async function runCases(run: RunContext, spool: CaseSpool): Promise<void> {
   // Every case's writes, also those of a case that runs again on another workbench.
   const writes = new Set<Promise<void>>();
