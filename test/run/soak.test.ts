@@ -23,8 +23,10 @@ const SEEDS = [11, 23, 47, 71];
  */
 const FAULTS =
   '503@rate=0.02;429=0@rate=0.02;drop-before@rate=0.02;drop-after@rate=0.02;stall@rate=0.01;latency=0..4@rate=0.2;' +
-  // The clean-up between studies sends few DELETEs: they get their own, higher rates.
-  '503@DELETE rate=0.2;drop-after@DELETE rate=0.2;stall@DELETE rate=0.1';
+  // The clean-up between studies sends few DELETEs (one a study, and how many each workbench
+  // sends depends on which studies it wins): they get their own, higher rates, and the first
+  // DELETE on each workbench always loses its answer after acting, so every seed hits the clean-up.
+  'drop-after@DELETE #1;503@DELETE rate=0.2;drop-after@DELETE rate=0.2;stall@DELETE rate=0.1';
 const RETRY: RetryPolicy = { retries: 8, minDelayMs: 5, maxDelayMs: 20, factor: 1.5 };
 const REQUEST_TIMEOUT_MS = 250;
 const STEP_TIMEOUT_MS = 20_000;
