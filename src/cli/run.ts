@@ -275,7 +275,7 @@ async function runLocked(
       signal: stop.signal,
     });
     hooks?.onResult(result, outputDir);
-    if (opts.quiet) process.stderr.write(quietSummary(result));
+    if (opts.quiet) process.stderr.write(await quietSummary(result));
     const lost = recordGaps(result, reporters.failures);
     const shown = await reportShown(outputDir, reporters.failures);
     // Quiet runs keep stdout empty: the line goes with their summary.
@@ -604,10 +604,14 @@ export function isCi(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && value !== '' && value !== 'false' && value !== '0';
 }
 
-function quietSummary(result: RunResult): string {
-  const { summary } = result;
+/** The cases that went wrong, then the verdict line every reporter ends with (PASSED, INTERRUPTED by …). */
+async function quietSummary(result: RunResult): Promise<string> {
+  const [{ verdictLine }, { createPalette, useColor }] = await Promise.all([
+    import('../report/report-text.js'),
+    import('../report/colors.js'),
+  ]);
   const bad = result.cases.summaries
     .filter((c) => c.status === 'failed' || c.status === 'error')
     .map((c) => `  ${c.status}: ${c.name}\n`);
-  return `${bad.join('')}${summary.total} cases: ${summary.passed} passed, ${summary.failed} failed, ${summary.error} errors, ${summary.skipped} skipped\n`;
+  return `${bad.join('')}${verdictLine(createPalette(useColor(process.stderr)), result)}\n`;
 }

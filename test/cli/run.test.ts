@@ -100,6 +100,11 @@ test('the figure example makes its figure, PNG and SVG, quietly', async () => {
   assert.equal(size(await readFile(join(out, 'tumour-figure.png')))[0], 2161, '183 mm at 300 dpi');
   assert.match(await readFile(join(out, 'tumour-figure.svg'), 'utf8'), /^<svg /);
   assert.equal(r.stdout, '', '--quiet prints no progress');
+  assert.match(
+    r.stderr,
+    /^PASSED 1 case: 1 passed, 0 failed, 0 errors, 0 skipped in /m,
+    'the verdict, as every reporter ends',
+  );
 });
 
 test('the cohort example runs every study, four screenshots each, and a contact sheet of them all', async () => {
