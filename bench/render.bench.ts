@@ -4,7 +4,7 @@
 import { PNG } from 'pngjs';
 import { renderView } from '../src/sim/render/index.js';
 import type { RenderLayer, RgbaImage, View2D, View3D } from '../src/sim/render/types.js';
-import { IDENTITY, worldBounds, type Vec3, type Volume } from '../src/sim/volume.js';
+import { IDENTITY, worldBounds, type Vec3, type Volume } from '../src/volume/volume.js';
 
 const RUNS = 31;
 const SIZE = 512;

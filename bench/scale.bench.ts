@@ -19,8 +19,8 @@ import { runOf } from '../src/result/case-list.js';
 import { summarize, type CaseResult } from '../src/result/result.js';
 import { runPlans } from '../src/run/runner.js';
 import { embeddedWorkbenches } from '../src/sim/embedded.js';
-import { writeNrrd } from '../src/sim/io/nrrd-writer.js';
-import { IDENTITY, type Volume } from '../src/sim/volume.js';
+import { writeNrrd } from '../src/volume/nrrd-writer.js';
+import { IDENTITY, type Volume } from '../src/volume/volume.js';
 
 const SIZES = process.env.WBPLAY_BENCH_BIG === '1' ? [1000, 10_000] : [1000, 2000];
 

@@ -1,6 +1,6 @@
 import type { LevelWindowState } from './level-window-state.js';
 import type { LookupTableState } from './lookup-table.js';
-import type { Volume } from './volume.js';
+import type { Volume } from '../volume/volume.js';
 
 /**
  * A property as the workbench stores it: typed like MITK's property classes. The wire form

@@ -1,7 +1,7 @@
 import type { DataStoreView, PropertyList, PropertyValue, SimNode } from './datastore-types.js';
 import { applyImageDefaults } from './image-defaults.js';
 import { Problem } from './problem.js';
-import type { Volume } from './volume.js';
+import type { Volume } from '../volume/volume.js';
 
 /** Where a property lives: the node's own list (optionally per render window) or its data's. */
 export type PropertyScope = 'node' | 'data';

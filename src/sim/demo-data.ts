@@ -1,6 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeImageBytes, type WritableFormat } from './io/write-image.js';
+import { writeImageBytes, type WritableFormat } from '../volume/write-image.js';
 import {
   cohortStudy,
   ctPhantom,
@@ -11,7 +11,7 @@ import {
   perfusionPhantom,
   type StudyParams,
 } from './phantom.js';
-import type { Volume } from './volume.js';
+import type { Volume } from '../volume/volume.js';
 
 /** The files of one study, in the order they are written. Nothing else is ever written into a study. */
 export const STUDY_FILES = [

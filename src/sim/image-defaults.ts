@@ -1,7 +1,7 @@
 import type { PropertyList, PropertyValue } from './datastore-types.js';
 import { autoLevelWindowState, extremes } from './level-window.js';
 import { grayscaleLookupTable } from './lookup-table.js';
-import type { Volume } from './volume.js';
+import type { Volume } from '../volume/volume.js';
 
 /**
  * The properties MITK's image mapper gives a node when it gets image data

@@ -1,4 +1,4 @@
-import { FloatLiteral, type Json } from './json-literals.js';
+import { FloatLiteral, type Json } from '../volume/json-literals.js';
 
 /**
  * A level window as MITK keeps it (`mitk::LevelWindow`): the current window bounds, the

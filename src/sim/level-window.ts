@@ -8,7 +8,7 @@ import {
   windowOf,
   type LevelWindowState,
 } from './level-window-state.js';
-import type { Volume } from './volume.js';
+import type { Volume } from '../volume/volume.js';
 
 export interface LevelWindow {
   level: number;

@@ -1,5 +1,5 @@
 import { MITK_RAMP_TABLES, rampTable, type RampTableName } from '../image/colour-ramp.js';
-import { FloatLiteral, type Json } from './json-literals.js';
+import { FloatLiteral, type Json } from '../volume/json-literals.js';
 
 /**
  * A lookup table as MITK keeps one in a `LookupTableProperty`: a VTK lookup table, that is a

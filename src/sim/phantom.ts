@@ -1,6 +1,6 @@
-import { segmentationVolume, IDENTITY, type Mat3, type Vec3, type Volume } from './volume.js';
+import { segmentationVolume, IDENTITY, type Mat3, type Vec3, type Volume } from '../volume/volume.js';
 import { mulberry32 } from './random.js';
-import { type Label } from './segmentation.js';
+import { type Label } from '../volume/segmentation.js';
 
 export { mulberry32 };
 

@@ -1,6 +1,6 @@
 import { PROPERTY_ENUMERATIONS } from '../api/property-enumerations.js';
 import type { PropertyValue } from './datastore-types.js';
-import { FloatLiteral, plain, writeJson, type Json } from './json-literals.js';
+import { FloatLiteral, plain, writeJson, type Json } from '../volume/json-literals.js';
 import { levelWindowFromJson, levelWindowJson, newLevelWindow, type LevelWindowState } from './level-window-state.js';
 import { grayscaleLookupTable, lookupTableFromJson, lookupTableJson, type LookupTableState } from './lookup-table.js';
 

@@ -4,7 +4,7 @@ import { EventLog } from './event-log.js';
 import { FaultInjector } from './faults.js';
 import { FileAccess } from './file-access.js';
 import { createHandler, type Handle } from './handler.js';
-import { ImageReadError, readImageFile } from './io/read-image.js';
+import { ImageReadError, readImageFile } from '../volume/read-image.js';
 import { RateLimiter } from './middleware.js';
 import { Router } from './router.js';
 import { registerDiscoveryRoutes } from './routes/discovery.js';

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { writeImageBytes } from '../../src/sim/io/write-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
 import type { RunResultTree } from '../../src/result/result.js';
-import { IDENTITY, type Volume } from '../../src/sim/volume.js';
+import { IDENTITY, type Volume } from '../../src/volume/volume.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');

@@ -26,6 +26,8 @@ test('low layers and the runner cannot reach the reference workbench; nested fil
     ['src/run/probe.ts', '../sim/embedded.js'],
     ['src/steps/post-run/probe.ts', '../../report/html.js'],
     ['src/sim/routes/probe.ts', '../../client/client.js'],
+    ['src/volume/probe.ts', '../sim/workbench.js'],
+    ['src/volume/probe.ts', '../steps/load.js'],
   ] as const) {
     const messages = await restrictedImports(file, `import * as m from '${spec}';\nexport const x = m;\n`);
     assert.equal(messages.length, 1, `${file} importing ${spec}`);
@@ -38,6 +40,8 @@ test('imports the graph allows, and imports inside a folder, pass', async () => 
     ['src/cli/probe.ts', '../sim/embedded.js'],
     ['src/sim/routes/probe.ts', '../viewer/viewer.js'],
     ['src/steps/post-run/probe.ts', '../../image/rgba.js'],
+    ['src/steps/probe.ts', '../volume/nrrd-writer.js'],
+    ['src/sim/routes/probe.ts', '../../volume/read-image.js'],
   ] as const) {
     assert.deepEqual(
       await restrictedImports(file, `import * as m from '${spec}';\nexport const x = m;\n`),

@@ -5,9 +5,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { STUDY_FILES, studyName, writeDemoData } from '../../src/sim/demo-data.js';
-import { readImageFile } from '../../src/sim/io/read-image.js';
-import { worldBounds, worldToIndex, type Volume } from '../../src/sim/volume.js';
-import { assertGeometry, withTempDir } from './io/fixtures.js';
+import { readImageFile } from '../../src/volume/read-image.js';
+import { worldBounds, worldToIndex, type Volume } from '../../src/volume/volume.js';
+import { assertGeometry, withTempDir } from '../volume/fixtures.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { autoLevelWindow } from '../../src/sim/level-window.js';
-import { IDENTITY, type Vec3, type Volume } from '../../src/sim/volume.js';
+import { IDENTITY, type Vec3, type Volume } from '../../src/volume/volume.js';
 
 /** A volume of `dims` whose voxels (x fastest) take the values given, one list per time step. */
 function volume(dims: Vec3, ...frames: number[][]): Volume {

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import type { CameraState } from './types.js';
 
 /** Screen axes of a camera, with VTK's conventions: right = dop × up. */

@@ -1,5 +1,5 @@
-import { labelsByValue, type Segmentation } from '../segmentation.js';
-import type { Vec3 } from '../volume.js';
+import { labelsByValue, type Segmentation } from '../../volume/segmentation.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { entriesOf, greyColours, tableIndex, tableLookup, type TableLookup } from './colour-table.js';
 import type { RenderLayer, Rgb } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3, Volume } from '../../volume/volume.js';
 
 import type { Camera, ViewDirection } from '../../api/wire.js';
 import type { Rgb, RgbaImage } from '../../image/rgba.js';

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { add, cameraFrame, dot, scale, sub } from './camera-frame.js';
 import { blendFiltered } from './filtered-span.js';
 import { blendSpan, prepareLayers, toIndex, toIndexDelta, type PreparedLayer } from './layer-sampler.js';

@@ -1,4 +1,4 @@
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { cameraFrame, dot, sub, type CameraFrame } from './camera-frame.js';
 import { blendPoint, prepareLayers, type PreparedLayer } from './layer-sampler.js';
 import { packRgb } from '../../image/pixels.js';

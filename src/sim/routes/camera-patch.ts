@@ -1,6 +1,6 @@
 import type { SimRequest } from '../http-types.js';
 import { Problem } from '../problem.js';
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { STANDARD_VIEWS, type CameraPatch, type StandardView } from '../viewer/camera.js';
 import { requireObject } from './rendering-body.js';
 

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { SimRequest } from '../http-types.js';
-import { isLocalData, readMetaLayout } from '../io/metaimage.js';
-import { readNrrdLayout } from '../io/nrrd.js';
-import { ImageReadError, readImageBytes, readImageFile } from '../io/read-image.js';
+import { isLocalData, readMetaLayout } from '../../volume/metaimage.js';
+import { readNrrdLayout } from '../../volume/nrrd.js';
+import { ImageReadError, readImageBytes, readImageFile } from '../../volume/read-image.js';
 import { Problem } from '../problem.js';
-import type { Volume } from '../volume.js';
+import type { Volume } from '../../volume/volume.js';
 import { isJsonObject, type StorageContext } from './request-body.js';
-import type { Json } from '../json-literals.js';
+import type { Json } from '../../volume/json-literals.js';
 
 /** Data that arrived with a request, and the file name it came under (for a default node name). */
 export interface Upload {

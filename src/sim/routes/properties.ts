@@ -4,7 +4,7 @@ import type { SimRequest } from '../http-types.js';
 import { Problem } from '../problem.js';
 import { decodeProperty, encodeProperty, type Decoded } from '../property-codec.js';
 import type { Router } from '../router.js';
-import type { Json } from '../json-literals.js';
+import type { Json } from '../../volume/json-literals.js';
 import { checkKey, checkUid, keyProblem, requireNode, writeScope } from './input-checks.js';
 import {
   boolParam,

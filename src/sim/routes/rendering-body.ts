@@ -1,7 +1,7 @@
 import type { SimRequest } from '../http-types.js';
-import { checkNesting } from '../json-literals.js';
+import { checkNesting } from '../../volume/json-literals.js';
 import { Problem } from '../problem.js';
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { isVec3 } from '../viewer/vec.js';
 
 /** A request body: absent (no bytes or only whitespace) or a parsed JSON value with its text. */

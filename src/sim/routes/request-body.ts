@@ -1,7 +1,7 @@
 import type { DataStore, PropertyScope } from '../datastore.js';
 import type { FileAccess } from '../file-access.js';
 import type { SimRequest } from '../http-types.js';
-import { FloatLiteral, JsonSyntaxError, parseJson, writeJson, type Json } from '../json-literals.js';
+import { FloatLiteral, JsonSyntaxError, parseJson, writeJson, type Json } from '../../volume/json-literals.js';
 import { Problem } from '../problem.js';
 import type { TempDirs } from '../temp-dirs.js';
 

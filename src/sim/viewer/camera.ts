@@ -1,6 +1,6 @@
 import type { CameraPatch, StandardView } from '../../api/wire.js';
 import type { CameraState, ViewDirection } from '../render/types.js';
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { centre, frameOf, slabCentre, type Bounds, type NavigationGeometry } from './navigation.js';
 import { add, copy, cross, length, scale, sub } from './vec.js';
 

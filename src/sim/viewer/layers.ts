@@ -2,7 +2,7 @@ import type { DataStoreView, PropertyValue, SimNode } from '../datastore-types.j
 import { levelOf, newLevelWindow, windowOf, type LevelWindowState } from '../level-window-state.js';
 import { mitkLookupTable, SCALE_LINEAR, SCALE_LOG10, type LookupTableState } from '../lookup-table.js';
 import type { LayerColours, RenderLayer, Rgb } from '../render/types.js';
-import type { Volume } from '../volume.js';
+import type { Volume } from '../../volume/volume.js';
 import { transferFunctionColours } from '../transfer-function.js';
 import type { TimeNavigation } from './time.js';
 

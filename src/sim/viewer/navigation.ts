@@ -1,5 +1,5 @@
 import type { ViewDirection } from '../render/types.js';
-import { worldAxisSpacing, worldBounds, type Vec3, type Volume } from '../volume.js';
+import { worldAxisSpacing, worldBounds, type Vec3, type Volume } from '../../volume/volume.js';
 
 export interface Bounds {
   min: Vec3;

@@ -1,6 +1,6 @@
 import type { SelectedTime } from '../../api/wire.js';
 import { Problem } from '../problem.js';
-import type { Volume } from '../volume.js';
+import type { Volume } from '../../volume/volume.js';
 
 /** A proportional time geometry: `steps` steps of `stepMs`, the first starting at `firstMs`. */
 export interface TimeGeometry {

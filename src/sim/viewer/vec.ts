@@ -1,4 +1,4 @@
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 
 /** The few vector operations camera and plane arithmetic needs, on plain tuples. */
 export const add = (a: Vec3, b: Vec3): Vec3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];

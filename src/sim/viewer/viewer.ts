@@ -2,7 +2,7 @@ import type { PositionBounds } from '../../api/wire.js';
 import type { DataStoreView } from '../datastore-types.js';
 import { Problem } from '../problem.js';
 import type { CameraState } from '../render/types.js';
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3, Volume } from '../../volume/volume.js';
 import {
   applyCameraPatch,
   cloneCamera,

@@ -1,5 +1,5 @@
 import type { Rgb, View, View2D, View3D, ViewDirection } from '../render/types.js';
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { frameOf, slabCentre, type NavigationGeometry } from './navigation.js';
 import { copy } from './vec.js';
 import { PLANE_COLORS, type Cell, type RenderWindow, type Window2D } from './windows.js';

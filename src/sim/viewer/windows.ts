@@ -1,5 +1,5 @@
 import type { CameraState, Rgb, ViewDirection } from '../render/types.js';
-import type { Vec3 } from '../volume.js';
+import type { Vec3 } from '../../volume/volume.js';
 import { reset2D, reset3D, type WindowSize } from './camera.js';
 
 import type { EditorAlias } from '../../api/wire.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { RenderLayer } from '../../../src/sim/render/types.js';
-import type { Volume } from '../../../src/sim/volume.js';
+import type { Volume } from '../../../src/volume/volume.js';
 import { label, layerOf, makeVolume, px, view2d, withGroup } from './fixtures.js';
 
 // Expected bytes are worked out by hand: a channel c in 0..1 becomes Math.round(c * 255); a grey

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { View2D } from '../../../src/sim/render/types.js';
-import type { Vec3 } from '../../../src/sim/volume.js';
+import type { Vec3 } from '../../../src/volume/volume.js';
 import { distinct, FRAMES, isColor, layerOf, makeVolume, PLANE_COLORS, pixelsWhere, px, view2d } from './fixtures.js';
 
 // Same hand-worked mapping as the orientation tests: 1 mm per pixel; axial columns show x = px,

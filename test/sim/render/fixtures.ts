@@ -1,6 +1,6 @@
 import type { CameraState, RenderLayer, Rgb, RgbaImage, View2D, View3D } from '../../../src/sim/render/types.js';
-import { LABEL_DEFAULTS, type Label } from '../../../src/sim/segmentation.js';
-import { segmentationVolume, IDENTITY, type Mat3, type Vec3, type Volume } from '../../../src/sim/volume.js';
+import { LABEL_DEFAULTS, type Label } from '../../../src/volume/segmentation.js';
+import { segmentationVolume, IDENTITY, type Mat3, type Vec3, type Volume } from '../../../src/volume/volume.js';
 
 /** A label of MITK's defaults with the value and settings given. */
 export function label(value: number, settings: Partial<Omit<Label, 'value'>> = {}): Label {

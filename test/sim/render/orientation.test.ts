@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { RgbaImage, View2D } from '../../../src/sim/render/types.js';
-import type { Mat3, Vec3 } from '../../../src/sim/volume.js';
+import type { Mat3, Vec3 } from '../../../src/volume/volume.js';
 import { distinct, layerOf, makeVolume, pixelsWhere, px, view2d } from './fixtures.js';
 
 // Expected places are worked out by hand from the screen mapping: with a 16-pixel window,

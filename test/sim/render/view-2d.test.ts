@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { encodeImage, renderView, resizeImage } from '../../../src/sim/render/index.js';
 import type { CameraState, RenderLayer, RgbaImage, View2D } from '../../../src/sim/render/types.js';
-import { LABEL_DEFAULTS } from '../../../src/sim/segmentation.js';
-import { segmentationVolume, IDENTITY, type Vec3, type Volume } from '../../../src/sim/volume.js';
+import { LABEL_DEFAULTS } from '../../../src/volume/segmentation.js';
+import { segmentationVolume, IDENTITY, type Vec3, type Volume } from '../../../src/volume/volume.js';
 
 /**
  * 16x16x8 volume of value 100 with one bright voxel column at patient left (+x) and anterior

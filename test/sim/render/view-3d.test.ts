@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderView } from '../../../src/sim/render/index.js';
 import type { RgbaImage, View3D } from '../../../src/sim/render/types.js';
-import { worldBounds, type Vec3 } from '../../../src/sim/volume.js';
+import { worldBounds, type Vec3 } from '../../../src/volume/volume.js';
 import { isColor, label, layerOf, makeVolume, pixelsWhere, px, view3d } from './fixtures.js';
 
 const volume = makeVolume({ dims: [16, 16, 8], value: (i, _j, k) => (k >= 4 ? 1000 : 200) + (i >= 12 ? -1000 : 0) });

@@ -6,7 +6,7 @@ import { Problem, problemResponse } from '../../../src/sim/problem.js';
 import { Router } from '../../../src/sim/router.js';
 import { registerRenderingRoutes } from '../../../src/sim/routes/rendering.js';
 import { Viewer, type ViewerOptions } from '../../../src/sim/viewer/viewer.js';
-import { IDENTITY, type Mat3, type Vec3, type Volume } from '../../../src/sim/volume.js';
+import { IDENTITY, type Mat3, type Vec3, type Volume } from '../../../src/volume/volume.js';
 
 /** A data storage with just what the viewer reads; tests add nodes and properties directly. */
 export class FakeStore implements DataStoreView {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import type { TestWorkbench } from '../../helpers/workbench.js';
-import { IDENTITY, type Vec3, type Volume } from '../../../src/sim/volume.js';
+import { IDENTITY, type Vec3, type Volume } from '../../../src/volume/volume.js';
 import { imageBytes } from './volumes.js';
 
 /*

@@ -8,7 +8,7 @@ import {
   parseJson,
   plain,
   writeJson,
-} from '../../../src/sim/json-literals.js';
+} from '../../../src/volume/json-literals.js';
 
 test('parseJson keeps whether a number was written with a fraction or exponent', () => {
   const v = parseJson(' { "a" : 1 , "b":1.0,"c":[ -2, 3e2, 0.5E-1 ], "d" : { "e" : -0 } } ') as Record<string, unknown>;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readImageBytes } from '../../../src/sim/io/read-image.js';
+import { readImageBytes } from '../../../src/volume/read-image.js';
 import { withTempDir, withWorkbench, type TestWorkbench } from '../../helpers/workbench.js';
 import { imageBytes, smallVolume, writeImage } from './volumes.js';
 

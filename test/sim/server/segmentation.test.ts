@@ -3,9 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
-import { readImageBytes } from '../../../src/sim/io/read-image.js';
+import { readImageBytes } from '../../../src/volume/read-image.js';
 import { withTempDir, withWorkbench, type TestWorkbench } from '../../helpers/workbench.js';
-import { segmentationNrrd, TWO_GROUPS_JSON, twoGroupValue } from '../io/mitk-segmentation-bytes.js';
+import { segmentationNrrd, TWO_GROUPS_JSON, twoGroupValue } from '../../volume/mitk-segmentation-bytes.js';
 import { imageBytes, smallVolume } from './volumes.js';
 
 // A segmentation file as MITK and its Python client write one, made byte by byte in the test:

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeImageBytes, type WritableFormat } from '../../../src/sim/io/write-image.js';
-import { LABEL_DEFAULTS } from '../../../src/sim/segmentation.js';
-import { segmentationVolume, IDENTITY, type Vec3, type Volume } from '../../../src/sim/volume.js';
+import { writeImageBytes, type WritableFormat } from '../../../src/volume/write-image.js';
+import { LABEL_DEFAULTS } from '../../../src/volume/segmentation.js';
+import { segmentationVolume, IDENTITY, type Vec3, type Volume } from '../../../src/volume/volume.js';
 
 /**
  * A small image whose voxel values count up, so each file differs from a blank one; with

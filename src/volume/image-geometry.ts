@@ -1,4 +1,4 @@
-import type { Mat3, Vec3 } from '../volume.js';
+import type { Mat3, Vec3 } from './volume.js';
 import { unreadable } from './image-read-error.js';
 
 /** Geometry every reader hands to the volume builder: LPS millimetres, voxel centres. */

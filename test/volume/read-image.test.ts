@@ -8,9 +8,9 @@ import {
   ImageReadError,
   readImageBytes,
   readImageFile,
-} from '../../../src/sim/io/read-image.js';
-import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { mulberry32 } from '../../../src/sim/phantom.js';
+} from '../../src/volume/read-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
+import { mulberry32 } from '../../src/sim/phantom.js';
 import { assertReadError, assertReadRejects, sampleVolume, withTempDir } from './fixtures.js';
 
 test('the format follows the file name, case-insensitively, .nii.gz included', () => {

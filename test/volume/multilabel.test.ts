@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { FloatLiteral } from '../../../src/sim/json-literals.js';
-import { readImageBytes } from '../../../src/sim/io/read-image.js';
-import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { LABEL_DEFAULTS, type Label } from '../../../src/sim/segmentation.js';
-import { segmentationVolume, IDENTITY, type Volume } from '../../../src/sim/volume.js';
+import { FloatLiteral } from '../../src/volume/json-literals.js';
+import { readImageBytes } from '../../src/volume/read-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
+import { LABEL_DEFAULTS, type Label } from '../../src/volume/segmentation.js';
+import { segmentationVolume, IDENTITY, type Volume } from '../../src/volume/volume.js';
 import { assertReadError } from './fixtures.js';
 import { segmentationNrrd, TWO_GROUPS_JSON, twoGroupValue } from './mitk-segmentation-bytes.js';
 

@@ -1,4 +1,4 @@
-import type { Volume } from '../volume.js';
+import type { Volume } from './volume.js';
 import { MET_TYPES } from './metaimage.js';
 import { encodeFrames, type ScalarType } from './scalar-types.js';
 import { numberText, writableType } from './write-options.js';

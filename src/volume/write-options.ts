@@ -1,4 +1,4 @@
-import type { Volume } from '../volume.js';
+import type { Volume } from './volume.js';
 import type { ScalarType } from './scalar-types.js';
 
 export interface WriteOptions {

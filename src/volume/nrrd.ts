@@ -1,4 +1,4 @@
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3, Volume } from './volume.js';
 import { gunzip } from './compression.js';
 import { geometryFromAxes, positiveInteger, type ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';

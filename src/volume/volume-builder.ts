@@ -1,4 +1,4 @@
-import type { Mat3, Vec3, Volume } from '../volume.js';
+import type { Mat3, Vec3, Volume } from './volume.js';
 import type { ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';
 import { bytesPerSample, describeGrid, type ScalarType } from './scalar-types.js';

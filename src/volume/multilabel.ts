@@ -1,4 +1,4 @@
-import { MAX_LABEL_VALUE, type LabelGroup, type Segmentation } from '../segmentation.js';
+import { MAX_LABEL_VALUE, type LabelGroup, type Segmentation } from './segmentation.js';
 import { unreadable } from './image-read-error.js';
 import { readLabelGroups, writeLabelGroups, type GroupInfo } from './label-groups.js';
 

@@ -1,5 +1,5 @@
 import { NIFTI1, NIFTI2 } from 'nifti-reader-js';
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3, Volume } from './volume.js';
 import { geometryFromAxes, rasToLps, type ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';
 import { decodeFrames, type ScalarType } from './scalar-types.js';

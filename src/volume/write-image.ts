@@ -1,4 +1,4 @@
-import type { Volume } from '../volume.js';
+import type { Volume } from './volume.js';
 import { writeMetaImage } from './metaimage-writer.js';
 import { writeNifti } from './nifti-writer.js';
 import { writeNrrd } from './nrrd-writer.js';

@@ -1,4 +1,4 @@
-import type { Vec3, Volume } from '../volume.js';
+import type { Vec3, Volume } from './volume.js';
 import { inflate } from './compression.js';
 import { finiteNumber, geometryFromAxes, positiveInteger, type ImageGeometry } from './image-geometry.js';
 import { unreadable } from './image-read-error.js';

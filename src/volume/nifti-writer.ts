@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Mat3, Vec3, Volume } from '../volume.js';
+import type { Mat3, Vec3, Volume } from './volume.js';
 import { rasToLps } from './image-geometry.js';
 import { NIFTI_DATATYPES } from './nifti.js';
 import { bytesPerSample, encodeFrames, type ScalarType } from './scalar-types.js';

@@ -1,5 +1,5 @@
-import { FloatLiteral, JsonSyntaxError, parseJson, writeJson, type Json } from '../json-literals.js';
-import { LABEL_DEFAULTS, MAX_LABEL_VALUE, type Label, type LabelGroup } from '../segmentation.js';
+import { FloatLiteral, JsonSyntaxError, parseJson, writeJson, type Json } from './json-literals.js';
+import { LABEL_DEFAULTS, MAX_LABEL_VALUE, type Label, type LabelGroup } from './segmentation.js';
 import { unreadable } from './image-read-error.js';
 
 /** A label group as its JSON describes it, before the group's pixels are attached. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readImageBytes } from '../../../src/sim/io/read-image.js';
-import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { IDENTITY, type Volume } from '../../../src/sim/volume.js';
+import { readImageBytes } from '../../src/volume/read-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
+import { IDENTITY, type Volume } from '../../src/volume/volume.js';
 
 test('NIfTI bytes inside a pooled Node Buffer read the same as a plain array', () => {
   const frame = Float32Array.from({ length: 4 * 3 * 2 }, (_, i) => i);

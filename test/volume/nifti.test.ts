@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { readImageBytes } from '../../../src/sim/io/read-image.js';
-import { writeImageBytes } from '../../../src/sim/io/write-image.js';
-import { LABEL_DEFAULTS } from '../../../src/sim/segmentation.js';
-import { segmentationVolume, type Mat3 } from '../../../src/sim/volume.js';
+import { readImageBytes } from '../../src/volume/read-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
+import { LABEL_DEFAULTS } from '../../src/volume/segmentation.js';
+import { segmentationVolume, type Mat3 } from '../../src/volume/volume.js';
 import { assertGeometry, assertReadError, close, encode, sampleVolume } from './fixtures.js';
 import { niftiBytes } from './nifti-fixture.js';
 

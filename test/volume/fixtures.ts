@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImageReadError } from '../../../src/sim/io/read-image.js';
-import type { Mat3, Vec3, Volume } from '../../../src/sim/volume.js';
+import { ImageReadError } from '../../src/volume/read-image.js';
+import type { Mat3, Vec3, Volume } from '../../src/volume/volume.js';
 
 /** Bytes of a header text followed by binary data. */
 export function withData(header: string, data: Uint8Array): Uint8Array {

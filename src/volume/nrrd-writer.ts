@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Volume } from '../volume.js';
+import type { Volume } from './volume.js';
 import { axisVector } from './image-geometry.js';
 import { interleaveGroups, multilabelHeaderLines } from './multilabel.js';
 import { MITK_TIMEGEOMETRY_TIMEPOINTS, MITK_TIMEGEOMETRY_TYPE } from './nrrd.js';

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { readImageBytes, readImageFile } from '../../../src/sim/io/read-image.js';
-import { writeImageBytes } from '../../../src/sim/io/write-image.js';
+import { readImageBytes, readImageFile } from '../../src/volume/read-image.js';
+import { writeImageBytes } from '../../src/volume/write-image.js';
 import {
   assertGeometry,
   assertReadError,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
-import type { Volume } from '../volume.js';
+import type { Volume } from './volume.js';
 import { gunzip, isGzip } from './compression.js';
 import { ImageReadError, unreadable } from './image-read-error.js';
 import { isLocalData, readMetaData, readMetaLayout } from './metaimage.js';
