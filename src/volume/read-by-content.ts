@@ -26,7 +26,7 @@ export async function readImagePath(path: string): Promise<ImageRead> {
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) return firstOf(await dicom(() => readDicom(path), basename(path)));
   if (knownFormat(basename(path))) return { volume: await readImageFile(path) };
-  if (!(await isDicomFile(path))) imageFormat(basename(path));
+  if (!(await isDicomFile(path))) notAnImage(basename(path));
   return firstOf(await dicom(() => readDicom(path), basename(path)));
 }
 
@@ -41,11 +41,7 @@ export async function readImageUpload(
   fileName: string | undefined,
 ): Promise<ImageRead> {
   if (format !== undefined && knownExtension(format)) return { volume: readImageBytes(bytes, format) };
-  if (!looksLikeDicom(bytes)) {
-    if (format === undefined)
-      throw new ImageReadError('UNSUPPORTED_FORMAT', 'the bytes are not DICOM and no file format was given');
-    extensionFormat(format);
-  }
+  if (!looksLikeDicom(bytes)) notAnImage(fileName ?? (format === undefined ? 'the upload' : `the .${format} upload`));
   const dir = await mkdtemp(join(tmpdir(), 'wbplay-upload-'));
   try {
     const file = join(dir, `upload${format ? `.${format.replace(/^\./, '')}` : ''}`);
@@ -54,6 +50,13 @@ export async function readImageUpload(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function notAnImage(name: string): never {
+  throw new ImageReadError(
+    'UNSUPPORTED_FORMAT',
+    `${name}: is not a DICOM file (no DICM preamble and no data set at its start) and not an image format read here (.nrrd, .nhdr, .nii, .nii.gz, .mha, .mhd)`,
+  );
 }
 
 function knownFormat(name: string): boolean {
@@ -74,7 +77,11 @@ function knownExtension(format: string): boolean {
   }
 }
 
-/** DICOM errors in the workbench's codes: not DICOM is 415, a DICOM file that fails is 422. */
+/**
+ * DICOM errors in the workbench's codes: what yields no image (not DICOM, a folder without a
+ * DICOM image, an object without pixels) is 415 like any format not read; a DICOM image that
+ * fails to read (truncated, corrupt, an unsupported transfer syntax) is 422.
+ */
 async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promise<DicomRead[]> {
   try {
     return await read();
@@ -82,7 +89,7 @@ async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promi
     if (!(err instanceof DicomReadError)) throw err;
     const name = err.file.includes('wbplay-upload-') ? shownName : err.file;
     throw new ImageReadError(
-      err.code === 'NOT_DICOM' ? 'UNSUPPORTED_FORMAT' : 'FILE_READ_ERROR',
+      err.code === 'NOT_DICOM' || err.code === 'NO_IMAGE' ? 'UNSUPPORTED_FORMAT' : 'FILE_READ_ERROR',
       `${name}: ${err.reason} [${err.code}]`,
     );
   }
