@@ -121,6 +121,20 @@ test("pydicom's CT_small.dcm by file reference and by upload: int32 CT values, M
   });
 });
 
+test("pydicom's liver_1frame.dcm SEG by file reference is a multi-label segmentation node named after the file", async (t) => {
+  await withSeriesDir(t, [], async (dir, files) => {
+    await copyFile(join(files, 'liver_1frame.dcm'), join(dir, 'liver_1frame.dcm'));
+    await withWorkbench({}, async (wb) => {
+      const created = await wb.call('POST', '/datastorage/nodes', {
+        json: { transfer: { file_path: join(dir, 'liver_1frame.dcm') } },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.json.data.data_type, 'MultiLabelSegmentation');
+      assert.equal(created.json.data.name, 'liver_1frame');
+    });
+  });
+});
+
 test('bad DICOM input is a 4xx naming the file and the reason, the scene unchanged and the server up', async (t) => {
   const slices: SynthSlice[] = [
     { name: 'short.dcm', position: [0, 0, 0], truncate: 30, series: '9.1' },
