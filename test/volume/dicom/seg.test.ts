@@ -48,7 +48,8 @@ test("pydicom's liver_1frame.dcm SEG reads as one multi-label segmentation: the 
 });
 
 test('CIELab to RGB: white, black and a saturated red come out as sRGB does', () => {
-  const near = (a: number[], b: number[]): void => a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) < 0.01, `${a} vs ${b}`));
+  const near = (a: number[], b: number[]): void =>
+    a.forEach((v, i) => assert.ok(Math.abs(v - b[i]!) < 0.01, `${a} vs ${b}`));
   near(labToRgb([65535, 32896, 32896]), [1, 1, 1]);
   near(labToRgb([0, 32896, 32896]), [0, 0, 0]);
   // sRGB red is L 53.24, a 80.09, b 67.20.

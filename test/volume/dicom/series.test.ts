@@ -227,7 +227,10 @@ test('a block of 4 M voxels or more is decoded on the thread pool, every slice i
     const v = read!.volume!;
     assert.deepEqual(v.dims, [256, 256, 64]);
     assert.ok(v.frames[0]!.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
-    assert.deepEqual(firstVoxels(read!), Array.from({ length: 64 }, (_, k) => 100 * (k + 1)));
+    assert.deepEqual(
+      firstVoxels(read!),
+      Array.from({ length: 64 }, (_, k) => 100 * (k + 1)),
+    );
     // The last voxel of the last slice: value + x + 2·y at x = y = 255.
     assert.equal(v.frames[0]!.at(-1), 6400 + 255 + 510);
     assert.deepEqual(v.range, [100, 6400 + 255 + 510]);
