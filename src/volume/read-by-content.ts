@@ -89,7 +89,12 @@ async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promi
   try {
     return await read();
   } catch (err) {
-    if (!(err instanceof DicomReadError)) throw err;
+    // Hostile bytes can make a library throw anything; the answer is still about the file.
+    if (!(err instanceof DicomReadError))
+      throw new ImageReadError(
+        'FILE_READ_ERROR',
+        `${shownName}: cannot be read as DICOM (${err instanceof Error ? err.message : String(err)})`,
+      );
     const name = err.file.includes('wbplay-upload-') ? shownName : err.file;
     throw new ImageReadError(
       err.code === 'NOT_DICOM' || err.code === 'NO_IMAGE' ? 'UNSUPPORTED_FORMAT' : 'FILE_READ_ERROR',
