@@ -27,6 +27,8 @@ export function readCsvManifest(text: string, given?: CsvDelimiter): Manifest | 
   try {
     records = parse(body, {
       delimiter,
+      // A file edited in more than one editor may end its lines both ways.
+      record_delimiter: ['\r\n', '\n', '\r'],
       skip_empty_lines: true,
       on_record: (record: string[], info) => {
         starts.push(endOfLast + 1 + (info.empty_lines - emptyBefore));
@@ -37,8 +39,8 @@ export function readCsvManifest(text: string, given?: CsvDelimiter): Manifest | 
     }) as string[][];
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
-    const line = endOfLast + 1;
-    return csvProblem(err, line, delimiter, starts.length === 0);
+    const empty = typeof err.empty_lines === 'number' ? err.empty_lines - emptyBefore : 0;
+    return csvProblem(err, endOfLast + 1 + empty, delimiter, starts.length === 0);
   }
   const header = records[0];
   if (!header) return { message: 'the manifest is empty', hint: 'write a header line, e.g. `name,path`', line: 1 };
