@@ -120,14 +120,14 @@ test('an unterminated quote is an error at the line the quote opens on', async (
   const text = 'name,tumour_x,tumour_y\na,1,2\nb,"3,4\nc,5,6\n';
   assert.match(
     errors(await playbookOver('unterminated', text)),
-    /a quoted field opens on this line and is never closed\n --> unterminated\.csv:3:1\n  \|\n3 \| b,"3,4\n/,
+    /a quoted field opens on this line and is never closed\n --> unterminated\.csv:3:1\n {2}\|\n3 \| b,"3,4\n/,
   );
 });
 
 test('a column named twice is an error at the second one in the header', async () => {
   assert.match(
     errors(await playbookOver('twice', 'name;tumour_x;tumour_y;tumour_x\n1;2;3;4\n')),
-    /the column `tumour_x` is named twice \(columns 2 and 4\)\n --> twice\.csv:1:24\n  \|\n1 \| name;tumour_x;tumour_y;tumour_x\n  \| {24}\^\n/,
+    /the column `tumour_x` is named twice \(columns 2 and 4\)\n --> twice\.csv:1:24\n {2}\|\n1 \| name;tumour_x;tumour_y;tumour_x\n {2}\| {24}\^\n/,
   );
 });
 
