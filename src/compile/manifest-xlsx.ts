@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { isProblem, tableOf, type Manifest, type ManifestProblem } from './manifest.js';
@@ -55,6 +56,13 @@ interface WorkerAnswer {
  * empty rows are skipped.
  */
 export function readXlsxManifest(file: string, sheet: string | undefined): Manifest | ManifestProblem {
+  const kind = notAWorkbook(file);
+  if (kind !== undefined)
+    return {
+      message: `the workbook is not an Excel workbook (.xlsx): it is ${kind}`,
+      hint: 'open it in Excel or LibreOffice and save it as an Excel workbook (.xlsx)',
+      line: 1,
+    };
   const answer = readInWorker(file, sheet);
   if (answer.error !== undefined)
     return {
@@ -104,6 +112,23 @@ export function readXlsxManifest(file: string, sheet: string | undefined): Manif
   return isProblem(table) && table.line !== undefined
     ? { ...table, message: `${table.message} (sheet \`${answer.sheet}\`, row ${table.line})` }
     : table;
+}
+
+/** What a file is when it is not an .xlsx (a zip archive): the mistakes a user makes. */
+function notAWorkbook(file: string): string | undefined {
+  const head = Buffer.alloc(8);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    readSync(fd, head, 0, 8, 0);
+  } catch (err) {
+    return `unreadable (${(err as Error).message})`;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  if (head.subarray(0, 4).equals(Buffer.from('PK\x03\x04', 'latin1'))) return undefined;
+  if (head.equals(Buffer.from('d0cf11e0a1b11ae1', 'hex'))) return 'an Excel 97-2003 workbook (.xls)';
+  return 'not a zip archive, as every .xlsx is (a CSV file or a text file?)';
 }
 
 function readInWorker(file: string, sheet: string | undefined): WorkerAnswer {
