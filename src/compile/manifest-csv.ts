@@ -40,7 +40,12 @@ export function readCsvManifest(text: string, given?: CsvDelimiter): Manifest | 
   } catch (err) {
     if (!(err instanceof CsvError)) throw err;
     const empty = typeof err.empty_lines === 'number' ? err.empty_lines - emptyBefore : 0;
-    return csvProblem(err, endOfLast + 1 + empty, delimiter, starts.length === 0);
+    const problem = csvProblem(err, endOfLast + 1 + empty, delimiter, starts.length === 0);
+    // A row that does not fit a header split with the wrong delimiter: say so, not "quote it".
+    const other = detectDelimiter(body);
+    if (given !== undefined && other !== given && problem.message.startsWith('this row has'))
+      problem.hint = `the header line is split by ${delimiterName(other)}, not ${delimiterName(given)}: \`delimiter: ${JSON.stringify(other)}\` (or none, to take it from the header) would read it`;
+    return problem;
   }
   const header = records[0];
   if (!header) return { message: 'the manifest is empty', hint: 'write a header line, e.g. `name,path`', line: 1 };
