@@ -47,7 +47,7 @@ const LARGE_TEXT_FROM = 192;
 const SMALL_TEXT_PX = 10;
 const LARGE_TEXT_PX = 16;
 /** At most this many bytes of caption pixels are drawn at once (rows of captions per resvg call). */
-const CAPTION_STRIP_BYTES = 8 << 20;
+const CAPTION_STRIP_BYTES = 1 << 20;
 
 /** A tile's picture once its header is read: its size and whether it can be translucent, or why it has none. */
 type Placed = { png: Uint8Array; width: number; height: number; opaque: boolean } | string;
