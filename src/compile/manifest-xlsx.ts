@@ -18,8 +18,8 @@ const { file, sheet, exceljs, port, flag } = workerData;
 (async () => {
   let answer;
   try {
-    const ExcelJS = require(exceljs);
-    const workbook = new ExcelJS.Workbook();
+    const Workbook = require(exceljs);
+    const workbook = new Workbook();
     await workbook.xlsx.readFile(file);
     const sheets = workbook.worksheets.map((w) => w.name);
     const ws = sheet === undefined ? workbook.worksheets[0] : workbook.worksheets.find((w) => w.name === sheet);
@@ -132,7 +132,9 @@ function notAWorkbook(file: string): string | undefined {
 }
 
 function readInWorker(file: string, sheet: string | undefined): WorkerAnswer {
-  const exceljs = createRequire(import.meta.url).resolve('exceljs');
+  // exceljs's Workbook alone: the package entry also loads the streaming writers (archiver and
+  // the rest): 1.2 s against 0.5 s to load, measured side by side on a busy 2-core machine.
+  const exceljs = createRequire(import.meta.url).resolve('exceljs/lib/doc/workbook.js');
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
   const worker = new Worker(WORKER, {
