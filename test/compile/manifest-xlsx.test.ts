@@ -4,13 +4,14 @@
 // and LibreOffice save them, in the sheet's XML, and keeps one formula without to see the error.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { compilePlaybook, loadPlaybook } from '../../src/compile/index.js';
 import { columnName, isoDate } from '../../src/compile/manifest-xlsx.js';
 import { renderDiagnostics } from '../../src/diagnostics/render.js';
+import { writeDemoData } from '../../src/sim/demo-data.js';
 
 /** Debian's interpreter, where python3-openpyxl installs (a python3 earlier on PATH may lack it). */
 const PYTHON = '/usr/bin/python3';
@@ -181,6 +182,23 @@ test('a workbook that is not one is an error, not a crash', async () => {
     errors(file),
     /the workbook is not an Excel workbook \(\.xlsx\): it is not a zip archive, as every \.xlsx is \(a CSV file or a text file\?\)\n --> cohort\/broken\.xlsx:1:1\n/,
   );
+});
+
+test("the demo cohort's workbook opens in openpyxl with the cells of its CSV", { skip }, async () => {
+  const demo = join(dir, 'demo');
+  await writeDemoData(demo, { cohort: 3, seed: 2 });
+  const cells = execFileSync(
+    PYTHON,
+    [
+      '-c',
+      'import sys, openpyxl\nws = openpyxl.load_workbook(sys.argv[1])["Studies"]\nfor row in ws.iter_rows(values_only=True): print(",".join(str(v) for v in row))',
+      join(demo, 'studies.xlsx'),
+    ],
+    { encoding: 'utf8' },
+  );
+  const csv = await readFile(join(demo, 'studies.csv'), 'utf8');
+  // Python prints a whole number stored as a float as 12.0 where the CSV says 12.
+  assert.equal(cells.replace(/\.0(?=,|\n)/g, ''), csv);
 });
 
 test('dates as ISO 8601 without a zone; column letters', () => {
