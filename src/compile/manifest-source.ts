@@ -53,7 +53,7 @@ export function readTableManifest(
       return undefined;
     }
     try {
-      text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+      text = decodeCsv(readFileSync(file));
     } catch (err) {
       ctx.error('READ_ERROR', [source], `the study manifest cannot be read: ${(err as Error).message}`);
       return undefined;
@@ -70,4 +70,17 @@ export function readTableManifest(
       read.hint,
     );
   return undefined;
+}
+
+/**
+ * A CSV file's text: UTF-8 (with or without a byte-order mark) when its bytes are UTF-8, else
+ * Windows-1252, which Excel's plain "CSV" saves in on Western European Windows: a study named
+ * Größe keeps its name instead of turning into replacement characters.
+ */
+export function decodeCsv(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(bytes);
+  }
 }

@@ -58,7 +58,7 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
           },
           csv: {
             description:
-              "A CSV manifest with a header line (`,`, `;` or tab between fields; a byte-order mark and CRLF as Excel writes them); a `path` column is resolved against the manifest's folder.",
+              "A CSV manifest with a header line (`,`, `;` or tab between fields; UTF-8 or Windows-1252, a byte-order mark and CRLF as Excel writes them); a `path` column is resolved against the manifest's folder.",
             type: 'string',
             minLength: 1,
           },

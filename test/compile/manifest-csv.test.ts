@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { compilePlaybook, loadPlaybook } from '../../src/compile/index.js';
 import { readCsvManifest } from '../../src/compile/manifest-csv.js';
+import { decodeCsv } from '../../src/compile/manifest-source.js';
 import { renderDiagnostics } from '../../src/diagnostics/render.js';
 
 let dir = '';
@@ -52,6 +53,18 @@ test('a CSV as German Excel saves it: BOM, `;`, decimal commas, CRLF, an empty r
   );
   assert.equal(plan.cases[0]?.study?.path, join(dir, 'p-01'), "the path is resolved against the manifest's folder");
   assert.deepEqual(plan.cases[1]?.steps[0]?.args, { at: [-3.75, 1.5, 0] });
+});
+
+test("a CSV in Windows-1252, as Excel's plain CSV is saved on a German Windows, keeps its umlauts", async () => {
+  const file = await playbookOver('ansi', '');
+  await writeFile(
+    join(dir, 'ansi.csv'),
+    Buffer.from('name;path;tumour_x;tumour_y\r\nGröße;scans/München;1,5;2\r\n', 'latin1'),
+  );
+  const plan = loadPlaybook(file, { env: {}, displayRoot: dir, checkFiles: false });
+  assert.equal(plan.cases[0]?.name, 'Größe');
+  assert.equal(plan.cases[0]?.study?.path, join(dir, 'scans', 'München'));
+  assert.equal(decodeCsv(Buffer.from('\uFEFFname\nÄ\n')), 'name\nÄ\n', 'UTF-8 with its byte-order mark dropped');
 });
 
 test('a decimal comma is a number only where `;` separates the fields', () => {
