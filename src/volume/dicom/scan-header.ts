@@ -161,5 +161,8 @@ const CHARSETS: Record<string, string> = {
 function textOf(ds: DataSet, el: Element | undefined, decoder: TextDecoder = latin1): string {
   if (!el || el.length === 0 || el.dataOffset + el.length > ds.byteArray.length) return '';
   const bytes = ds.byteArray.subarray(el.dataOffset, el.dataOffset + el.length);
-  return decoder.decode(bytes).replace(/[\s\0]+$/, '').replace(/^ +/, '');
+  return decoder
+    .decode(bytes)
+    .replace(/[\s\0]+$/, '')
+    .replace(/^ +/, '');
 }

@@ -48,6 +48,7 @@ export function scanDicomFolder(folder: string, options: ScanOptions): DicomScan
     const kinds = new Map(entries.map((e) => [e.name, e]));
     const subdirs: string[] = [];
     for (const name of names) {
+      if (name.startsWith('.')) continue; // .git, .DS_Store and the like: no export hides its images
       const path = join(dir, name);
       const kind = fileKind(kinds.get(name), path);
       if (kind === 'dir') {
