@@ -52,7 +52,18 @@ export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext)
     );
     return undefined;
   }
-  const scan = scanDicomFolder(from, { recursive: true });
+  let scan: ReturnType<typeof scanDicomFolder>;
+  try {
+    scan = scanDicomFolder(from, { recursive: true });
+  } catch (err) {
+    ctx.error(
+      'FOREACH_SOURCE',
+      ['dicom'],
+      `cannot list \`${raw.dicom}\`: ${(err as Error).message}`,
+      'check its permissions',
+    );
+    return undefined;
+  }
   if (scan.series.length === 0) {
     const { files, dicom, notSeries } = scan.counts;
     ctx.error(
