@@ -3,7 +3,7 @@
 // read the study's fields; loading the series is the reader's to test.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunResultTree } from '../../src/result/result.js';
 import { writeDicom } from '../helpers/dicom-headers.js';
-import { PATIENT_A, UID, writeExport } from '../helpers/dicom-trees.js';
+import { PATIENT_A, UID, copyDicomdirTests, writeExport } from '../helpers/dicom-trees.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');
@@ -126,4 +126,29 @@ test('resume: a second run skips the series done; a series added to the export r
   const result = await report('resume');
   assert.deepEqual(result.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
   assert.match(result.cases.find((c) => c.status === 'passed')?.id ?? '', /-PT1-/);
+});
+
+test("end to end on pydicom's multi-patient tree: each case's file loads, on the reference workbench, the series the case names", async (t) => {
+  if (!copyDicomdirTests(join(dir, 'dicomdirtests'))) {
+    if (process.env.CI === 'true') assert.fail('python3-pydicom is not installed; .ci/run installs it');
+    t.skip('python3-pydicom is not installed here (CI installs it)');
+    return;
+  }
+  await writeFile(
+    join(dir, 'e2e.yaml'),
+    `version: 1
+foreach:
+  dicom: dicomdirtests
+  where: { Modality: [CT, MR] }
+steps:
+  - load: { file: "\${study.path}", as: image }
+  - expect_state: { of: "node:image", equals: { properties: { "DICOM.0020.000E": { values: [{ value: "\${study.SeriesInstanceUID}" }] } } } }
+  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png", width: 64, height: 64 }
+`,
+  );
+  const r = await wbplay(['run', 'e2e.yaml', '--out', 'e2e', '--reporter', 'line']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const result = await report('e2e');
+  assert.deepEqual(result.summary, { total: 10, passed: 10, failed: 0, error: 0, skipped: 0 });
+  for (const c of result.cases) assert.ok((await stat(join(dir, 'e2e', `${c.id}.png`))).size > 0);
 });
