@@ -66,6 +66,18 @@ test('wbplay plan lists one case per series of the export', async () => {
   assert.equal(r.stdout.match(/^Case [0-9a-f]{10}-(CT|MR)\d-[0-9a-f]{6} /gm)?.length, 4);
 });
 
+test('wbplay plan shows a mistake in the DICOM source at its line and column, and exits 2', async () => {
+  await writeFile(
+    join(dir, 'bad.yaml'),
+    'version: 1\nforeach:\n  dicom: export\n  where: { Modalty: CT }\n  pre: series\nsteps:\n  - wait: { ms: 1 }\n',
+  );
+  const r = await wbplay(['plan', 'bad.yaml']);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  const text = r.stdout + r.stderr;
+  assert.match(text, /--> bad\.yaml:4:21[\s\S]*did you mean `Modality`\?/);
+  assert.match(text, /--> bad\.yaml:5:3/);
+});
+
 test('a report holds the DICOM fields the playbook uses and no other: no patient ID unless asked for', async () => {
   const r = await wbplay(['run', 'cohort.yaml', '--out', 'private', '--reporter', 'line,json,junit,html']);
   assert.equal(r.code, 0, r.stderr);
