@@ -117,7 +117,7 @@ test('shards split a DICOM cohort: disjoint, together the whole, the same on eve
   );
 });
 
-test('resume: a second run skips the series done; a series added to the export runs alone', async () => {
+test('resume: a second run skips the series done; a series added to the export runs alone, and so does one whose slice changed', async () => {
   const first = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(first.code, 0, first.stderr);
   const again = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
@@ -138,6 +138,21 @@ test('resume: a second run skips the series done; a series added to the export r
   const result = await report('resume');
   assert.deepEqual(result.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
   assert.match(result.cases.find((c) => c.status === 'passed')?.id ?? '', /-PT1-/);
+  // A slice that is not the series' first file changes: its series runs again, alone.
+  writeDicom(join(dir, 'export', 'A', 'arterial', 'IM3'), {
+    attrs: {
+      StudyInstanceUID: UID.studyA,
+      SeriesInstanceUID: UID.ctArterial,
+      Modality: 'CT',
+      SeriesNumber: 2,
+      InstanceNumber: 9,
+    },
+  });
+  const fourth = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
+  assert.equal(fourth.code, 0, fourth.stderr);
+  const last = await report('resume');
+  assert.deepEqual(last.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
+  assert.match(last.cases.find((c) => c.status === 'passed')?.id ?? '', /-CT2-/);
 });
 
 test("end to end on pydicom's multi-patient tree: each case's file loads, on the reference workbench, the series the case names", async (t) => {
