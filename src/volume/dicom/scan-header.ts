@@ -18,7 +18,12 @@ export interface Header {
   keywords?: DicomKeywords;
 }
 
-/** Measured on headers of CT, MR and CR files (2-12 KiB): one read holds nearly all of them. */
+/**
+ * Most image headers are 1-12 KiB (CT_small's 6.3, MR_small's 1.5). On 1,000 files of a 512x512
+ * CT (520 KB each), scanned five times in three alternating rounds on a busy machine, the median
+ * scan took 176-279 ms reading 16 KiB first, 200-480 ms with 8 KiB, 240-407 ms with 64 KiB and
+ * 511 ms reading whole files (4 KiB: 817 ms, as every header then needs a second read).
+ */
 export const FIRST_READ = 16 * 1024;
 const PIXEL_DATA = 'x7fe00010';
 const PIXEL_TAGS = [PIXEL_DATA, 'x7fe00008', 'x7fe00009'];
