@@ -4,6 +4,7 @@ import { FileWriteError, inFolder, injectedFault, writeChunksAtomic } from '../f
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
 import { slashes } from '../files/portable-path.js';
 import { SpanReader, type TextSpan } from '../files/text-span.js';
+import type { CaseResult } from '../result/result.js';
 
 export const JOURNAL_NAME = 'wbplay-journal.jsonl';
 /** The whole-file record earlier versions wrote; read once, when there is no journal yet. */
@@ -15,6 +16,12 @@ export interface StudyRecord {
   /** Output files (absolute paths) and their SHA-256. */
   outputs: Record<string, string>;
   finishedAt: string;
+  /**
+   * The study's result as the run that made it reported it: an up-to-date study is reported
+   * with it, so a resumed run's report is the record of the whole cohort. Lines of earlier
+   * versions have none.
+   */
+  result?: CaseResult;
 }
 
 /** One line of the journal: a finished study, and what its files looked like when hashed. */
@@ -40,8 +47,13 @@ export class Journal {
 
   private constructor(
     readonly path: string,
-    /** The records found when the journal was opened, for the resume checks. */
+    /**
+     * The records found when the journal was opened, for the resume checks, without their
+     * results: those stay in the file (`lines`) and are read when a study is reported.
+     */
     private readonly studies: Map<string, JournalLine>,
+    /** Where each record found at opening lies in the file. */
+    private readonly lines: ReadonlyMap<string, TextSpan>,
     readonly hasher: FileHasher,
     /** Bytes in the file; a torn last line is closed with a newline before the first append. */
     private size: number,
@@ -59,13 +71,18 @@ export class Journal {
       return Journal.fromOldManifest(outputDir, path);
     }
     const text = bytes.toString('utf8');
-    const { studies, bad } = readJournalText(text);
+    const { studies, bad, spans } = readJournalText(text);
     const files: Record<string, HashRecord> = {};
-    for (const line of studies.values()) Object.assign(files, line.files);
+    for (const line of studies.values()) {
+      Object.assign(files, line.files);
+      // The hashes went to the hasher and the result stays in the file: neither is held twice.
+      delete line.files;
+      delete line.result;
+    }
     const notice =
       bad > 0 ? `ignored ${bad} unreadable line${bad === 1 ? '' : 's'} of ${path}; those studies run again` : undefined;
     const torn = bytes.length > 0 && !text.endsWith('\n');
-    return new Journal(path, studies, new FileHasher(files), bytes.length, torn, notice);
+    return new Journal(path, studies, spans, new FileHasher(files), bytes.length, torn, notice);
   }
 
   /** A folder written by an earlier version resumes from its manifest; the journal starts from it. */
@@ -79,9 +96,9 @@ export class Journal {
       if (old.version !== 1 || typeof old.studies !== 'object' || old.studies === null)
         throw new Error('unknown version');
       const studies = new Map(Object.entries(old.studies).map(([study, r]) => [study, { study, ...r }]));
-      return new Journal(path, studies, new FileHasher(old.files ?? {}), 0, false);
+      return new Journal(path, studies, new Map(), new FileHasher(old.files ?? {}), 0, false);
     } catch {
-      return new Journal(path, new Map(), new FileHasher(), 0, false);
+      return new Journal(path, new Map(), new Map(), new FileHasher(), 0, false);
     }
   }
 
@@ -95,14 +112,43 @@ export class Journal {
     return true;
   }
 
+  /**
+   * The result recorded with a study found at opening, read from the file; undefined when its
+   * line has none (an earlier version wrote it) or cannot be read back as the same study's.
+   */
+  async result(studyId: string): Promise<CaseResult | undefined> {
+    const span = this.lines.get(studyId);
+    if (!span || !this.studies.has(studyId)) return undefined;
+    // Its own handle and buffer: workers ask for results at the same time.
+    const handle = await open(this.path, 'r');
+    try {
+      const bytes = Buffer.alloc(span.length);
+      const { bytesRead } = await handle.read(bytes, 0, span.length, span.offset);
+      if (bytesRead < span.length) return undefined;
+      const line = JSON.parse(bytes.toString('utf8')) as Partial<JournalLine>;
+      return line.study === studyId && isCaseResult(line.result) ? line.result : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** When the study found at opening finished, as its line says. */
+  finishedAt(studyId: string): string | undefined {
+    return this.studies.get(studyId)?.finishedAt;
+  }
+
   /** Appends the study's line; `files` are the hash records of its inputs and outputs. */
   record(studyId: string, record: StudyRecord, files: readonly string[] = Object.keys(record.outputs)): Promise<void> {
     const known = files.flatMap((f) => {
       const r = this.hasher.recordOf(f);
       return r ? [[slashes(f), r] as const] : [];
     });
+    const { result, ...hashes } = record;
+    // The result last: the hashes a resume check needs come first in the line.
     const line = Buffer.from(
-      `${this.torn ? '\n' : ''}${JSON.stringify({ study: studyId, ...record, files: Object.fromEntries(known) })}\n`,
+      `${this.torn ? '\n' : ''}${JSON.stringify({ study: studyId, ...hashes, files: Object.fromEntries(known), ...(result ? { result } : {}) })}\n`,
     );
     const lead = this.torn ? 1 : 0;
     this.torn = false;
@@ -129,8 +175,8 @@ export class Journal {
   }
 
   /**
-   * Rewrites the journal as one line per study, in study order, atomically: lines this run
-   * appended are copied from the file one at a time, so the whole journal is never held.
+   * Rewrites the journal as one line per study, in study order, atomically: lines are copied
+   * from the file one at a time, so the whole journal is never held.
    */
   async compact(): Promise<void> {
     await this.appending;
@@ -138,16 +184,17 @@ export class Journal {
       a < b ? -1 : a > b ? 1 : 0,
     );
     if (ids.length === 0) return;
-    const handle = this.appended.size > 0 ? await open(this.path, 'r') : undefined;
+    const handle = this.appended.size > 0 || this.lines.size > 0 ? await open(this.path, 'r') : undefined;
     try {
       const studies = this.studies;
       const appended = this.appended;
+      const found = this.lines;
       const texts = handle && new SpanReader(handle, this.path);
       await writeChunksAtomic(
         this.path,
         (async function* lines() {
           for (const id of ids) {
-            const span = appended.get(id);
+            const span = appended.get(id) ?? found.get(id);
             yield `${span && texts ? await texts.read(span) : JSON.stringify(studies.get(id))}\n`;
           }
         })(),
@@ -159,12 +206,23 @@ export class Journal {
   }
 }
 
-/** The studies of a journal's text (a later line for a study wins) and how many lines were unreadable. */
-export function readJournalText(text: string): { studies: Map<string, JournalLine>; bad: number } {
+/**
+ * The studies of a journal's text (a later line for a study wins), where each one's line lies
+ * in the file (in bytes), and how many lines were unreadable.
+ */
+export function readJournalText(text: string): {
+  studies: Map<string, JournalLine>;
+  spans: Map<string, TextSpan>;
+  bad: number;
+} {
   const studies = new Map<string, JournalLine>();
+  const spans = new Map<string, TextSpan>();
   const lines = text.split('\n');
   let bad = 0;
+  let offset = 0;
   lines.forEach((raw, i) => {
+    const span = { offset, length: Buffer.byteLength(raw, 'utf8') };
+    offset += span.length + 1;
     if (raw.trim() === '') return;
     try {
       const line = JSON.parse(raw) as JournalLine;
@@ -176,11 +234,26 @@ export function readJournalText(text: string): { studies: Map<string, JournalLin
       )
         throw new Error('not a study line');
       studies.set(line.study, line);
+      spans.set(line.study, span);
     } catch {
       // A last line without its newline was torn by a kill: expected, and not worth a notice.
       const torn = i === lines.length - 1 && !text.endsWith('\n');
       if (!torn) bad++;
     }
   });
-  return { studies, bad };
+  return { studies, spans, bad };
+}
+
+/** Enough of a case result to report it: a line some other program wrote is not trusted further. */
+function isCaseResult(value: unknown): value is CaseResult {
+  const c = value as Partial<CaseResult> | undefined;
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.id === 'string' &&
+    typeof c.name === 'string' &&
+    typeof c.playbook === 'string' &&
+    c.status === 'passed' &&
+    Array.isArray(c.steps)
+  );
 }
