@@ -14,7 +14,15 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { deadPort } from './net.js';
 
-const PROGRAMS = ['/usr/sbin/munged', '/usr/sbin/slurmctld', '/usr/sbin/slurmd', '/usr/bin/sbatch', '/usr/bin/squeue'];
+const PROGRAMS = [
+  '/usr/sbin/munged',
+  '/usr/sbin/slurmctld',
+  '/usr/sbin/slurmd',
+  '/usr/bin/sbatch',
+  '/usr/bin/squeue',
+  // The real-MITK task runs its Workbench under a virtual display.
+  '/usr/bin/xvfb-run',
+];
 
 /** Why this machine cannot run the cluster, or undefined when it can. */
 export async function slurmUnavailable(): Promise<string | undefined> {
@@ -24,7 +32,7 @@ export async function slurmUnavailable(): Promise<string | undefined> {
     try {
       await access(program);
     } catch {
-      return `${program} is not installed (Debian: apt-get install slurmctld slurmd slurm-client munge)`;
+      return `${program} is not installed (Debian: apt-get install slurmctld slurmd slurm-client munge xvfb)`;
     }
   }
   return undefined;

@@ -17,6 +17,7 @@ import type { CaseResult, RunResultTree } from '../../src/result/result.js';
 import { readJournalText, JOURNAL_NAME } from '../../src/run/journal.js';
 import { pixels, root, wbplay, WBPLAY_ARGV } from '../helpers/cohort.js';
 import { parseCommand } from '../helpers/doc-commands.js';
+import { standInMitk } from '../helpers/stand-in-mitk.js';
 import { slurmUnavailable, startSlurm, type SlurmCluster } from '../helpers/slurm.js';
 
 const unavailable = await slurmUnavailable();
@@ -230,5 +231,31 @@ test(
       await readFile(join(out, 'logs', 'merge.log'), 'utf8'),
       new RegExp(`12 passed \\(${12 - notDone.length} up to date\\)`),
     );
+
+    // The real-MITK variant: each task launches its own Workbench (a stand-in MITK program that
+    // serves the reference workbench where the preferences override says) under xvfb-run, the
+    // node having no display; its memory request is lowered when submitting, as the docs say.
+    const mitk = await sh(
+      'WBPLAY_COHORT=data/cohort examples/slurm/submit.sh playbooks/cohort.yaml out/mitk 2',
+      project,
+      {
+        ...env,
+        MITK_WORKBENCH: await standInMitk(project),
+        WBPLAY_SBATCH: 'examples/slurm/cohort-mitk.sbatch',
+        SBATCH_MEM_PER_NODE: '1G',
+      },
+    );
+    assert.equal(mitk.code, 0, mitk.stderr);
+    await cluster.drained(180_000);
+    const mitkOut = join(project, 'out', 'mitk');
+    const launched = await assertWholeCohort(join(mitkOut, 'merged'), studies).catch(async (err: Error) => {
+      const logs = await Promise.all(
+        ['shard-1', 'shard-2', 'merge'].map((l) => readFile(join(mitkOut, 'logs', `${l}.log`), 'utf8').catch(() => '')),
+      );
+      throw new Error(`${err.message}\n${logs.join('\n')}`);
+    });
+    const workbenches = new Set(launched.cases.map((c) => c.workbench));
+    assert.equal(workbenches.size, 2, `one Workbench per task: ${[...workbenches].join(', ')}`);
+    for (const w of workbenches) assert.match(w ?? '', /^http:\/\/(127\.0\.0\.1|localhost):\d+/);
   },
 );
