@@ -1,12 +1,17 @@
-import { appendFile, open, readFile } from 'node:fs/promises';
+import { appendFile, open, readFile, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FileWriteError, inFolder, injectedFault, writeChunksAtomic } from '../files/atomic-write.js';
 import { FileHasher, type HashRecord } from '../files/file-hash.js';
 import { slashes } from '../files/portable-path.js';
-import { SpanReader, type TextSpan } from '../files/text-span.js';
+import { linesOf, SpanReader, type TextSpan } from '../files/text-span.js';
 import type { CaseResult } from '../result/result.js';
 
 export const JOURNAL_NAME = 'wbplay-journal.jsonl';
+
+/** A journal dropped without compaction (a run that failed) closes the file it read results from. */
+const closeWhenDropped = new FinalizationRegistry<FileHandle>((handle) => {
+  void handle.close().catch(() => undefined);
+});
 /** The whole-file record earlier versions wrote; read once, when there is no journal yet. */
 const OLD_MANIFEST_NAME = 'wbplay-manifest.json';
 
@@ -44,6 +49,8 @@ export class Journal {
    * asked about again by compaction, which copies its line, so its record is not kept in memory.
    */
   private readonly appended = new Map<string, TextSpan>();
+  /** The file, opened once results are asked for; positional reads share it. */
+  private reading: Promise<FileHandle> | undefined;
 
   private constructor(
     readonly path: string,
@@ -60,29 +67,56 @@ export class Journal {
     private torn: boolean,
     /** Set when lines of the journal could not be read. */
     readonly notice?: string,
+    /** The file as opened is one line per study in study order already: a run that adds none need not rewrite it. */
+    private readonly compacted = false,
   ) {}
 
+  /**
+   * Reads the journal a line at a time: of each line only what the resume checks need is
+   * parsed and kept (the hashes go to the hasher), and the study's result stays in the file
+   * until the study is reported.
+   */
   static async open(outputDir: string): Promise<Journal> {
     const path = join(outputDir, JOURNAL_NAME);
-    let bytes: Buffer;
+    let handle;
     try {
-      bytes = await readFile(path);
+      handle = await open(path, 'r');
     } catch {
       return Journal.fromOldManifest(outputDir, path);
     }
-    const text = bytes.toString('utf8');
-    const { studies, bad, spans } = readJournalText(text);
+    const studies = new Map<string, JournalLine>();
+    const spans = new Map<string, TextSpan>();
     const files: Record<string, HashRecord> = {};
-    for (const line of studies.values()) {
-      Object.assign(files, line.files);
-      // The hashes went to the hasher and the result stays in the file: neither is held twice.
-      delete line.files;
-      delete line.result;
+    let bad = 0;
+    let size = 0;
+    let torn = false;
+    let ordered = true;
+    let last: string | undefined;
+    try {
+      for await (const { text, span, ended } of linesOf(handle)) {
+        size = span.offset + span.length + (ended ? 1 : 0);
+        torn = !ended;
+        if (text.trim() === '') continue;
+        const line = parseHead(text);
+        if (!line) {
+          // A last line without its newline was torn by a kill: expected, and not worth a notice.
+          if (ended) bad++;
+          continue;
+        }
+        Object.assign(files, line.files);
+        delete line.files;
+        if (last !== undefined && !(last < line.study)) ordered = false;
+        last = line.study;
+        studies.set(line.study, line);
+        spans.set(line.study, span);
+      }
+    } finally {
+      await handle.close();
     }
     const notice =
       bad > 0 ? `ignored ${bad} unreadable line${bad === 1 ? '' : 's'} of ${path}; those studies run again` : undefined;
-    const torn = bytes.length > 0 && !text.endsWith('\n');
-    return new Journal(path, studies, spans, new FileHasher(files), bytes.length, torn, notice);
+    const compacted = ordered && bad === 0 && !torn && size === totalLength(spans);
+    return new Journal(path, studies, spans, new FileHasher(files), size, torn, notice, compacted);
   }
 
   /** A folder written by an earlier version resumes from its manifest; the journal starts from it. */
@@ -119,9 +153,13 @@ export class Journal {
   async result(studyId: string): Promise<CaseResult | undefined> {
     const span = this.lines.get(studyId);
     if (!span || !this.studies.has(studyId)) return undefined;
-    // Its own handle and buffer: workers ask for results at the same time.
-    const handle = await open(this.path, 'r');
     try {
+      this.reading ??= open(this.path, 'r').then((handle) => {
+        closeWhenDropped.register(this, handle, this);
+        return handle;
+      });
+      const handle = await this.reading;
+      // A buffer of its own: workers ask for results at the same time.
       const bytes = Buffer.alloc(span.length);
       const { bytesRead } = await handle.read(bytes, 0, span.length, span.offset);
       if (bytesRead < span.length) return undefined;
@@ -129,9 +167,16 @@ export class Journal {
       return line.study === studyId && isCaseResult(line.result) ? line.result : undefined;
     } catch {
       return undefined;
-    } finally {
-      await handle.close();
     }
+  }
+
+  /** Closes the handle results were read through, if one was opened. */
+  private async closeReading(): Promise<void> {
+    const reading = this.reading;
+    this.reading = undefined;
+    if (!reading) return;
+    closeWhenDropped.unregister(this);
+    await reading.then((h) => h.close()).catch(() => undefined);
   }
 
   /** When the study found at opening finished, as its line says. */
@@ -180,10 +225,11 @@ export class Journal {
    */
   async compact(): Promise<void> {
     await this.appending;
+    await this.closeReading();
     const ids = [...new Set([...this.studies.keys(), ...this.appended.keys()])].sort((a, b) =>
       a < b ? -1 : a > b ? 1 : 0,
     );
-    if (ids.length === 0) return;
+    if (ids.length === 0 || (this.appended.size === 0 && this.compacted)) return;
     const handle = this.appended.size > 0 || this.lines.size > 0 ? await open(this.path, 'r') : undefined;
     try {
       const studies = this.studies;
@@ -206,42 +252,61 @@ export class Journal {
   }
 }
 
+/** Bytes of the lines at `spans` with their newlines: the file's size when it holds nothing else. */
+function totalLength(spans: ReadonlyMap<string, TextSpan>): number {
+  let n = 0;
+  for (const span of spans.values()) n += span.length + 1;
+  return n;
+}
+
 /**
- * The studies of a journal's text (a later line for a study wins), where each one's line lies
- * in the file (in bytes), and how many lines were unreadable.
+ * A line's record without its result, which a line holds last (`record` writes it so): only
+ * the part before it is parsed. Undefined for a line that is not a study's record.
  */
-export function readJournalText(text: string): {
-  studies: Map<string, JournalLine>;
-  spans: Map<string, TextSpan>;
-  bad: number;
-} {
+function parseHead(text: string): JournalLine | undefined {
+  // Inside a string a quote is escaped, and every key before the result is a path or a fixed
+  // name, so the first `,"result":` is where the result starts.
+  const at = text.indexOf(',"result":');
+  try {
+    const line = JSON.parse(at >= 0 ? `${text.slice(0, at)}}` : text) as JournalLine;
+    return isStudyLine(line) ? line : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isStudyLine(line: JournalLine): boolean {
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    typeof line.study === 'string' &&
+    typeof line.inputHash === 'string' &&
+    typeof line.outputs === 'object' &&
+    line.outputs !== null
+  );
+}
+
+/**
+ * The studies of a journal's whole text, results and all (a later line for a study wins), and
+ * how many lines were unreadable: for tools and tests that read a journal as a user would.
+ */
+export function readJournalText(text: string): { studies: Map<string, JournalLine>; bad: number } {
   const studies = new Map<string, JournalLine>();
-  const spans = new Map<string, TextSpan>();
   const lines = text.split('\n');
   let bad = 0;
-  let offset = 0;
   lines.forEach((raw, i) => {
-    const span = { offset, length: Buffer.byteLength(raw, 'utf8') };
-    offset += span.length + 1;
     if (raw.trim() === '') return;
     try {
       const line = JSON.parse(raw) as JournalLine;
-      if (
-        typeof line.study !== 'string' ||
-        typeof line.inputHash !== 'string' ||
-        typeof line.outputs !== 'object' ||
-        line.outputs === null
-      )
-        throw new Error('not a study line');
+      if (!isStudyLine(line)) throw new Error('not a study line');
       studies.set(line.study, line);
-      spans.set(line.study, span);
     } catch {
       // A last line without its newline was torn by a kill: expected, and not worth a notice.
       const torn = i === lines.length - 1 && !text.endsWith('\n');
       if (!torn) bad++;
     }
   });
-  return { studies, spans, bad };
+  return { studies, bad };
 }
 
 /** Enough of a case result to report it: a line some other program wrote is not trusted further. */
