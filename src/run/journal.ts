@@ -110,6 +110,9 @@ export class Journal {
         studies.set(line.study, line);
         spans.set(line.study, span);
       }
+    } catch {
+      // Not a file that can be read (a folder in its place): nothing is known done, as when it is missing.
+      return Journal.fromOldManifest(outputDir, path);
     } finally {
       await handle.close();
     }
