@@ -89,6 +89,18 @@ async function assertWholeCohort(merged: string, studies: readonly string[]): Pr
   assert.deepEqual(sheet.sheet.tiles.map((t) => t.case).sort(), [...studies].sort(), 'the sheet tiles every study');
   const image = await pixels(resolve(merged, sheet.path));
   assert.ok(image.width >= 4 * 64 && image.height >= 3 * 64, `a sheet of 12 tiles: ${image.width}×${image.height}`);
+  // The HTML report shows every study, those up to date marked as such.
+  const html = await readFile(join(merged, 'report.html'), 'utf8');
+  assert.equal(
+    html.match(/<details class="case passed" data-status="passed"/g)?.length,
+    12,
+    'the HTML report shows every study',
+  );
+  assert.equal(
+    html.match(/<span class="up-to-date"/g)?.length ?? 0,
+    report.cases.filter((c) => c.upToDate).length,
+    'and marks those up to date',
+  );
   return report;
 }
 
