@@ -291,14 +291,14 @@ function flatten(sheet: RgbaImage, x: number, y: number, width: number, height: 
 }
 
 /**
- * Why a case has no tile image of this run: it failed, erred or did not run. A study skipped
- * as up to date still has its image from the run that made it.
+ * Why a case has no tile image of this run: it failed, erred or did not run. A study up to
+ * date passed, and has its image from the run that made it.
  */
 export function sheetNotes(cases: readonly CaseSummary[]): Map<string, string> {
   const notes = new Map<string, string>();
   for (const c of cases) {
     if (c.status === 'failed' || c.status === 'error') notes.set(c.id, c.status);
-    else if (c.status === 'skipped' && !c.skippedReason?.startsWith('up to date')) notes.set(c.id, 'not run');
+    else if (c.status === 'skipped') notes.set(c.id, 'not run');
   }
   return notes;
 }
