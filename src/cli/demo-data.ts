@@ -6,7 +6,10 @@ export const registerDemoData: RegisterCommand = (program, setExitCode) => {
     .command('demo-data')
     .description('write synthetic studies (CT with a tumour and its label image, MR, 4D perfusion) as NRRD and NIfTI')
     .argument('<dir>', 'output directory, created if missing; only the demo files are written into it')
-    .option('--cohort <n>', 'write N differing studies into study-001/ ... with studies.csv and studies.json')
+    .option(
+      '--cohort <n>',
+      'write N differing studies into study-001/ ... with studies.csv, studies.json and studies.xlsx',
+    )
     .option('--seed <s>', 'seed of the generator: the same seed writes the same bytes', '1')
     .action(async (dir: string, opts: { cohort?: string; seed: string }) => {
       const seed = wholeNumber(opts.seed);
@@ -39,7 +42,9 @@ export const registerDemoData: RegisterCommand = (program, setExitCode) => {
           },
         );
         if (cohort !== undefined)
-          console.log(`wrote ${result.studies.length} studies, index in ${dir}/studies.csv and ${dir}/studies.json`);
+          console.log(
+            `wrote ${result.studies.length} studies, index in ${dir}/studies.csv, ${dir}/studies.json and ${dir}/studies.xlsx`,
+          );
         setExitCode(EXIT.ok);
       } catch (err) {
         if (err instanceof DemoDataOptionError)

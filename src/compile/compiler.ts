@@ -12,6 +12,7 @@ import { Interner } from './intern.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
+import { fieldsRead, keepFieldsRead } from './foreach-dicom.js';
 import { compilePostRun } from './post-run-context.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
 import { Session, type LoadedFile } from './session.js';
@@ -125,6 +126,7 @@ function compileRoot(
       dir: file.dir,
       checkFiles: session.options.checkFiles,
       error: (code, path, message, hint) => session.error(code, message, hint, at(foreachNode, path)),
+      fileError: (code, where, message, hint) => session.fileError(code, where, message, hint),
     });
     if (!foreach) return undefined;
   }
@@ -166,13 +168,14 @@ function compileRoot(
       id: name,
       name,
       ...(study ? { study: interner.value(study.fields) } : {}),
-      inputs: interner.value([...state.inputs]),
+      inputs: interner.value([...new Set([...state.inputs, ...(study?.inputs ?? [])])]),
       outputs: interner.value([...state.outputs.keys()]),
       steps: interner.value(steps),
     });
   }
 
   const postRun = compilePostRun(session, file, scope, foreach, cases);
+  if (foreach?.source === 'dicom') keepFieldsRead(cases, fieldsRead(session.loaded(), foreach.as));
   // A check builds no plan (and so reads no file's hash).
   if (session.options.checkOnly) return undefined;
   const top = file.top;

@@ -1,22 +1,30 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
-import { parseCsv } from './csv.js';
+import type { Where } from '../volume/dicom/where.js';
+import { dicomStudies, type Per } from './foreach-dicom.js';
 import { glob } from './glob.js';
+import { misplacedOption, readTableManifest, type ManifestOptions } from './manifest-source.js';
 
 export interface Study {
   name: string;
   fields: Record<string, unknown>;
+  /** Data files the study's case reads beyond those its steps name (a DICOM series' other files), for resume hashes. */
+  inputs?: string[];
 }
 
-export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json'] as const;
+export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'xlsx', 'json', 'dicom'] as const;
 export type ForeachSource = (typeof FOREACH_SOURCES)[number];
 
-export interface ForeachRaw {
+export interface ForeachRaw extends ManifestOptions {
   list?: (string | Record<string, unknown>)[];
   glob?: string;
   csv?: string;
+  xlsx?: string;
   json?: string;
+  dicom?: string;
+  per?: Per;
+  where?: Where;
   as?: string;
 }
 
@@ -25,6 +33,13 @@ export interface ForeachContext {
   dir: string;
   checkFiles: boolean;
   error(code: DiagnosticCode, path: (string | number)[], message: string, hint?: string): void;
+  /** A problem inside a manifest file, at its line; its text, when it has one, to quote the line. */
+  fileError(
+    code: DiagnosticCode,
+    at: { file: string; line: number; col: number; text?: string },
+    message: string,
+    hint?: string,
+  ): void;
 }
 
 export interface Foreach {
@@ -45,22 +60,38 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   if (given.length !== 1) {
     const message =
       given.length === 0
-        ? '`foreach` needs a source: list, glob, csv or json'
+        ? '`foreach` needs a source: list, glob, csv, xlsx, json or dicom'
         : `\`foreach\` takes one source, not ${given.join(' and ')}`;
     ctx.error(
       given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS',
       given.length === 0 ? [] : [given[1] ?? ''],
       message,
-      'keep one of list, glob, csv, json',
+      'keep one of list, glob, csv, xlsx, json, dicom',
     );
     return undefined;
   }
   const source = given[0] as ForeachSource;
+  if (misplacedOption(source, raw, ctx)) return undefined;
+  for (const key of ['per', 'where'] as const)
+    if (raw[key] !== undefined && source !== 'dicom') {
+      ctx.error(
+        'FOREACH_SOURCE',
+        [key],
+        `\`${key}\` belongs to a \`dicom\` source`,
+        `drop it, or enumerate a DICOM folder`,
+      );
+      return undefined;
+    }
   if (source === 'list') {
     const studies = fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx);
     return studies ? { as, source, studies } : undefined;
   }
   const from = resolve(ctx.dir, String(raw[source]));
+  if (source === 'dicom') {
+    if (!ctx.checkFiles && !existsSync(from)) return { as, source, from, studies: undefined };
+    const studies = dicomStudies(raw, from, ctx);
+    return studies ? { as, source, from, studies } : undefined;
+  }
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);
     if (matches.length === 0) {
@@ -86,14 +117,13 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
       );
     return { as, source, from, studies: undefined };
   }
-  const text = readFileSync(from, 'utf8');
   let records: unknown;
-  if (source === 'csv') {
-    const csv = parseCsv(text);
-    records = csv.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, textValue(v)])));
+  if (source === 'csv' || source === 'xlsx') {
+    records = readTableManifest(source, from, raw, ctx);
+    if (!records) return undefined;
   } else {
     try {
-      records = JSON.parse(text);
+      records = JSON.parse(readFileSync(from, 'utf8'));
     } catch (err) {
       ctx.error(
         'FOREACH_SOURCE',

@@ -57,11 +57,51 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
             minLength: 1,
           },
           csv: {
-            description: 'A CSV manifest with a header line; a `path` column is resolved against the manifest.',
+            description:
+              "A CSV manifest with a header line (`,`, `;` or tab between fields; UTF-8 or Windows-1252, a byte-order mark and CRLF as Excel writes them); a `path` column is resolved against the manifest's folder.",
+            type: 'string',
+            minLength: 1,
+          },
+          delimiter: {
+            description:
+              'What separates the fields of the `csv` manifest; by default the one of `,` `;` and tab the header line uses most. With `;` a decimal comma (12,5) reads as a number.',
+            enum: [',', ';', '\t'],
+          },
+          xlsx: {
+            description:
+              "An Excel workbook (.xlsx): the first row of the sheet is the header; numbers stay numbers, dates become ISO dates (2024-01-15), formulas give their saved value, empty rows are skipped; a `path` column is resolved against the workbook's folder.",
+            type: 'string',
+            minLength: 1,
+          },
+          sheet: {
+            description: 'The sheet of the `xlsx` workbook that lists the studies (default: the first).',
             type: 'string',
             minLength: 1,
           },
           json: { description: 'A JSON array of study objects.', type: 'string', minLength: 1 },
+          dicom: {
+            description:
+              'A folder of DICOM files, scanned with its sub-folders by content (headers only, any file name): one case per series (or study) with pixel data.',
+            type: 'string',
+            minLength: 1,
+          },
+          per: {
+            description:
+              'With `dicom`: one case per `series` (default; `path` is a file of it) or per `study` (`path` is its folder).',
+            enum: ['series', 'study'],
+          },
+          where: {
+            description:
+              'With `dicom`: only series whose DICOM keywords match, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; numbers compare as numbers, text case-sensitively.',
+            type: 'object',
+            minProperties: 1,
+            additionalProperties: {
+              anyOf: [
+                { type: ['string', 'number'] },
+                { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
+              ],
+            },
+          },
           as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },
         },
         [],
