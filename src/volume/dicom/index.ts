@@ -1,0 +1,121 @@
+/**
+ * DICOM read as MITK reads it: which files form the image (series, blocks, time steps), its
+ * geometry, its values and the properties MITK sets. Data sets are parsed with dicom-parser,
+ * compressed pixel data decoded with dcmjs-codecs; this module is the glue.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Segmentation } from '../segmentation.js';
+import type { Volume } from '../volume.js';
+import { looksLikeDicom, readAll, readHeader } from './data-set.js';
+import { DicomReadError, fail } from './errors.js';
+import { readBlockVolume } from './block-volume.js';
+import { splitIntoBlocks, type Block } from './blocks.js';
+import { blockGeometry } from './geometry.js';
+import { blockProperties, type DicomProperty } from './properties.js';
+import { isSegmentationFile, readSegmentation } from './seg.js';
+import { sliceHeader, type SliceHeader } from './slice-header.js';
+import { inParallel } from './parallel.js';
+
+export { DicomReadError } from './errors.js';
+export type { DicomErrorCode } from './errors.js';
+export type { DicomProperty } from './properties.js';
+
+export interface DicomRead {
+  kind: 'image' | 'segmentation';
+  volume?: Volume;
+  /** A DICOM SEG as one MITK multi-label segmentation (on `volume`'s grid). */
+  segmentation?: Segmentation;
+  /** Data properties as MITK sets them, in the wire form of MITK's property JSON. */
+  properties: Record<string, DicomProperty>;
+  /** The files of the block, in slice order (time step by time step). */
+  files: string[];
+  slices: number;
+}
+
+export interface ReadDicomOptions {
+  /** Read the given file alone, not its series (MITK reading a direct upload's temp file). */
+  onlyFile?: boolean;
+}
+
+/** Whether the file is DICOM by its content (the DICM preamble or a data set at its start). */
+export async function isDicomFile(path: string): Promise<boolean> {
+  try {
+    const { open } = await import('node:fs/promises');
+    const handle = await open(path, 'r');
+    try {
+      const head = Buffer.alloc(256);
+      const { bytesRead } = await handle.read(head, 0, 256, 0);
+      return looksLikeDicom(head.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads DICOM as `mitk::IOUtil::Load` does. A file: the block of its series (same folder, same
+ * SeriesInstanceUID) that holds it. A folder: every block of every series in it (not
+ * recursive), in MITK's output order. `onlyFile`: that file alone.
+ */
+export async function readDicom(path: string, options: ReadDicomOptions = {}): Promise<DicomRead[]> {
+  const info = await stat(path).catch((err: NodeJS.ErrnoException) =>
+    fail('READ_ERROR', path, err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code ?? String(err)})`),
+  );
+  if (info.isDirectory()) return readFolder(path);
+  const given = sliceHeader(await readHeader(path));
+  if (isSegmentationFile(given)) return [await readSegmentation(path, await readAll(path))];
+  if (options.onlyFile || given.modality === 'RTDOSE') return readBlocks([given], [given], path);
+  const others = await folderHeaders(dirname(path), path);
+  const series = given.seriesUid === undefined ? [] : others.filter((h) => h.seriesUid === given.seriesUid);
+  return readBlocks([given, ...series], [given], path);
+}
+
+async function readFolder(dir: string): Promise<DicomRead[]> {
+  const headers = await folderHeaders(dir);
+  if (headers.length === 0)
+    fail('NO_IMAGE', dir, 'holds no DICOM image file (the folder is read without its subfolders)');
+  return readBlocks(headers, undefined, dir);
+}
+
+/** Headers of the folder's DICOM image files; files that are not (or not readable) DICOM images are left out, as GDCM's probe leaves them. */
+async function folderHeaders(dir: string, except?: string): Promise<SliceHeader[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((e) => e.isFile() && join(dir, e.name) !== except).map((e) => join(dir, e.name));
+  const out: SliceHeader[] = [];
+  await inParallel(names, async (file) => {
+    try {
+      out.push(sliceHeader(await readHeader(file)));
+    } catch (err) {
+      if (!(err instanceof DicomReadError)) throw err;
+    }
+  });
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+async function readBlocks(
+  files: SliceHeader[],
+  wanted: SliceHeader[] | undefined,
+  where: string,
+): Promise<DicomRead[]> {
+  const { configuration, blocks } = splitIntoBlocks(files);
+  const chosen = wanted === undefined ? blocks : blocks.filter((b) => b.timeSteps.some((s) => s.includes(wanted[0]!)));
+  if (chosen.length === 0) fail('NO_IMAGE', where, 'yields no image block');
+  const out: DicomRead[] = [];
+  for (const block of chosen) out.push(await readBlock(block, configuration));
+  return out;
+}
+
+async function readBlock(block: Block, configuration: string): Promise<DicomRead> {
+  const geometry = blockGeometry(block.timeSteps[0]!);
+  const volume = await readBlockVolume(block.timeSteps, geometry);
+  const properties = blockProperties(block.timeSteps, {
+    configuration,
+    spacingSource: geometry.spacingSource,
+    splitReasons: block.splitReasons,
+  });
+  const files = block.timeSteps.flat().map((h) => h.file);
+  return { kind: 'image', volume, properties, files, slices: volume.dims[2] };
+}
