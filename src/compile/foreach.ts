@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
+import type { Where } from '../volume/dicom/where.js';
 import { parseCsv } from './csv.js';
+import { dicomStudies, type Per } from './foreach-dicom.js';
 import { glob } from './glob.js';
 
 export interface Study {
@@ -9,7 +11,7 @@ export interface Study {
   fields: Record<string, unknown>;
 }
 
-export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json'] as const;
+export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json', 'dicom'] as const;
 export type ForeachSource = (typeof FOREACH_SOURCES)[number];
 
 export interface ForeachRaw {
@@ -17,6 +19,9 @@ export interface ForeachRaw {
   glob?: string;
   csv?: string;
   json?: string;
+  dicom?: string;
+  per?: Per;
+  where?: Where;
   as?: string;
 }
 
@@ -34,6 +39,11 @@ export interface Foreach {
   from?: string;
   /** Undefined when the source cannot be read now and files are not checked. */
   studies: Study[] | undefined;
+  /**
+   * DICOM cases only: the study fields the playbook reads (`${study.X}`), gathered as it
+   * compiles. Their reports keep these and the name alone: DICOM tags identify people.
+   */
+  used?: Set<string>;
 }
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -45,22 +55,37 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   if (given.length !== 1) {
     const message =
       given.length === 0
-        ? '`foreach` needs a source: list, glob, csv or json'
+        ? '`foreach` needs a source: list, glob, csv, json or dicom'
         : `\`foreach\` takes one source, not ${given.join(' and ')}`;
     ctx.error(
       given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS',
       given.length === 0 ? [] : [given[1] ?? ''],
       message,
-      'keep one of list, glob, csv, json',
+      'keep one of list, glob, csv, json, dicom',
     );
     return undefined;
   }
   const source = given[0] as ForeachSource;
+  for (const key of ['per', 'where'] as const)
+    if (raw[key] !== undefined && source !== 'dicom') {
+      ctx.error(
+        'FOREACH_SOURCE',
+        [key],
+        `\`${key}\` belongs to a \`dicom\` source`,
+        `drop it, or enumerate a DICOM folder`,
+      );
+      return undefined;
+    }
   if (source === 'list') {
     const studies = fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx);
     return studies ? { as, source, studies } : undefined;
   }
   const from = resolve(ctx.dir, String(raw[source]));
+  if (source === 'dicom') {
+    if (!ctx.checkFiles && !existsSync(from)) return { as, source, from, studies: undefined, used: new Set() };
+    const studies = dicomStudies(raw, from, ctx);
+    return studies ? { as, source, from, studies, used: new Set() } : undefined;
+  }
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);
     if (matches.length === 0) {

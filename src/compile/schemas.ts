@@ -62,6 +62,29 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
             minLength: 1,
           },
           json: { description: 'A JSON array of study objects.', type: 'string', minLength: 1 },
+          dicom: {
+            description:
+              'A folder of DICOM files, scanned with its sub-folders by content (headers only, any file name): one case per series (or study) with pixel data.',
+            type: 'string',
+            minLength: 1,
+          },
+          per: {
+            description:
+              'With `dicom`: one case per `series` (default; `path` is a file of it) or per `study` (`path` is its folder).',
+            enum: ['series', 'study'],
+          },
+          where: {
+            description:
+              'With `dicom`: only series whose DICOM keywords match, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; numbers compare as numbers, text case-sensitively.',
+            type: 'object',
+            minProperties: 1,
+            additionalProperties: {
+              anyOf: [
+                { type: ['string', 'number'] },
+                { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
+              ],
+            },
+          },
           as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },
         },
         [],

@@ -1,0 +1,165 @@
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { suggestion } from '../diagnostics/did-you-mean.js';
+import { scanDicomFolder, seriesLabel, uidHash, type DicomSeries } from '../volume/dicom/scan.js';
+import { CASE_KEYWORDS, KEYWORD_NAMES } from '../volume/dicom/scan-keywords.js';
+import { checkWhere, matchesWhere, whereText } from '../volume/dicom/where.js';
+import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
+
+/**
+ * `foreach: { dicom: FOLDER, per: series | study, where: {...} }`: one case per DICOM series
+ * (or study) found under FOLDER by its headers.
+ *
+ * A case's `name` is `<study>-<Modality><SeriesNumber>-<series>` (a study's: `<study>-<its
+ * modalities>`), where `<study>` and `<series>` are the first hex digits of the SHA-256 of the
+ * StudyInstanceUID and SeriesInstanceUID. It holds nothing that names or dates a person (no
+ * patient name, ID, birth date, nor even the study date, which de-identification profiles
+ * count as identifying), it is the same on every machine and run (UIDs do not depend on where
+ * the files lie), file-system safe (letters, digits and `-`), and reads in study order when
+ * listed. Only a series split over several folders adds its folder to the series hash.
+ */
+
+export type Per = 'series' | 'study';
+
+/** Study digits: 40 bits keep 20,000 studies apart; a series needs fewer beside its study's. */
+const STUDY_DIGITS = 10;
+const SERIES_DIGITS = 6;
+
+/** The cases of a DICOM folder; undefined after an error (reported through `ctx`). */
+export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext): Study[] | undefined {
+  const per: Per = raw.per ?? 'series';
+  const where = raw.where;
+  if (where) {
+    const problems = checkWhere(where);
+    for (const p of problems)
+      ctx.error(
+        'FOREACH_SOURCE',
+        ['where', p.key, ...(p.index === undefined ? [] : [p.index])],
+        p.message,
+        suggestion(p.key, KEYWORD_NAMES, `the keywords are ${KEYWORD_NAMES.join(', ')}`),
+      );
+    if (problems.length > 0) return undefined;
+  }
+  if (!existsSync(from) || !statSync(from).isDirectory()) {
+    ctx.error(
+      'FILE_NOT_FOUND',
+      ['dicom'],
+      existsSync(from)
+        ? `\`${raw.dicom}\` is a file, not a folder of DICOM files`
+        : `the folder \`${raw.dicom}\` does not exist`,
+      "give the folder that holds the DICOM export; it is relative to the playbook's folder",
+    );
+    return undefined;
+  }
+  const scan = scanDicomFolder(from, { recursive: true });
+  if (scan.series.length === 0) {
+    const { files, dicom, notSeries } = scan.counts;
+    ctx.error(
+      'FOREACH_SOURCE',
+      ['dicom'],
+      `\`${raw.dicom}\` holds no DICOM series: ${files} ${files === 1 ? 'file' : 'files'}, ${dicom} DICOM, ${notSeries} of them without pixel data`,
+      'a series is a DICOM image with pixel data; reports, RT plans and DICOMDIR files are not',
+    );
+    return undefined;
+  }
+  const named = nameSeries(scan.series, from);
+  const matching = where ? named.filter((s) => matchesWhere(s.series.keywords, where)) : named;
+  if (matching.length === 0) {
+    const shown = named.slice(0, 8).map((s) => seriesLabel(s.series, from));
+    ctx.error(
+      'FOREACH_SOURCE',
+      ['where'],
+      `no series of \`${raw.dicom}\` matches \`${whereText(where ?? {})}\``,
+      `its series: ${shown.join('; ')}${named.length > shown.length ? `; and ${named.length - shown.length} more` : ''}`,
+    );
+    return undefined;
+  }
+  return per === 'series' ? matching.map((s) => seriesCase(s)) : studyCases(named, matching, from);
+}
+
+interface Named {
+  series: DicomSeries;
+  name: string;
+  study: string;
+}
+
+function nameSeries(series: readonly DicomSeries[], root: string): Named[] {
+  const folders = new Map<string, number>();
+  for (const s of series) {
+    const uid = String(s.keywords.SeriesInstanceUID);
+    folders.set(uid, (folders.get(uid) ?? 0) + 1);
+  }
+  const taken = new Map<string, number>();
+  return series.map((s) => {
+    const k = s.keywords;
+    const uid = String(k.SeriesInstanceUID);
+    const study = uidHash(String(k.StudyInstanceUID), STUDY_DIGITS);
+    const split = (folders.get(uid) ?? 0) > 1;
+    const own = uidHash(split ? `${uid}\0${relative(root, s.dir).split(sep).join('/')}` : uid, SERIES_DIGITS);
+    const label = safe(`${k.Modality}${k.SeriesNumber}`);
+    return { series: s, study, name: unique(`${study}-${label ? `${label}-` : ''}${own}`, taken) };
+  });
+}
+
+function seriesCase(s: Named): Study {
+  const fields: Record<string, unknown> = {
+    name: s.name,
+    path: s.series.path,
+    dir: s.series.dir,
+    files: s.series.files,
+  };
+  for (const k of CASE_KEYWORDS) fields[k] = s.series.keywords[k] ?? '';
+  return { name: s.name, fields };
+}
+
+/**
+ * A study covers all its series when any of them matches. Its folder is the deepest one
+ * holding all its series; a keyword its series disagree on lists their values with `\`, as
+ * DICOM writes several values (ModalitiesInStudy).
+ */
+function studyCases(all: readonly Named[], matching: readonly Named[], root: string): Study[] {
+  const wanted = new Set(matching.map((s) => s.study));
+  const studies = new Map<string, Named[]>();
+  for (const s of all) if (wanted.has(s.study)) studies.set(s.study, [...(studies.get(s.study) ?? []), s]);
+  const taken = new Map<string, number>();
+  return [...studies].map(([hash, members]) => {
+    const values = (k: string): (string | number)[] => [...new Set(members.map((m) => m.series.keywords[k] ?? ''))];
+    const modalities = values('Modality').filter((m) => m !== '');
+    const name = unique(`${hash}${modalities.length > 0 ? `-${safe(modalities.join('-'))}` : ''}`, taken);
+    const folder = commonFolder(
+      members.map((m) => m.series.dir),
+      root,
+    );
+    const fields: Record<string, unknown> = {
+      name,
+      path: folder,
+      dir: folder,
+      files: members.reduce((n, m) => n + m.series.files, 0),
+      series: members.length,
+    };
+    for (const k of CASE_KEYWORDS) {
+      const v = values(k);
+      fields[k] = v.length === 1 ? v[0] : v.join('\\');
+    }
+    return { name, fields };
+  });
+}
+
+function commonFolder(dirs: readonly string[], root: string): string {
+  let common = dirs[0] ?? root;
+  for (const d of dirs)
+    while (common !== root && d !== common && !d.startsWith(common + sep)) common = resolve(common, '..');
+  return common;
+}
+
+/** Letters and digits only: a modality or series number never makes a path. */
+function safe(text: string): string {
+  return text.replace(/[^A-Za-z0-9-]+/g, '');
+}
+
+/** Equal names (hashes that meet, which 40 bits make unlikely) get `-2`, `-3` in case order. */
+function unique(name: string, taken: Map<string, number>): string {
+  const n = (taken.get(name) ?? 0) + 1;
+  taken.set(name, n);
+  return n === 1 ? name : `${name}-${n}`;
+}
