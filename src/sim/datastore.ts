@@ -48,9 +48,12 @@ export class DataStore implements DataStoreView {
     return node;
   }
 
+  /** As `DataNode::GetProperty`: the data object's properties are the last fallback. */
   property(node: SimNode, key: string, context?: string): PropertyValue | undefined {
     return (
-      (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ?? node.properties.get(key)
+      (context !== undefined ? node.contextProperties.get(context)?.get(key) : undefined) ??
+      node.properties.get(key) ??
+      node.dataProperties.get(key)
     );
   }
 
@@ -69,6 +72,8 @@ export class DataStore implements DataStoreView {
     parentUid?: string | null;
     volume?: Volume | null;
     properties?: ReadonlyArray<[string, PropertyValue]>;
+    /** Properties the file's reader set on the data object (DICOM's level window, tags). */
+    dataProperties?: PropertyList;
   }): SimNode {
     if (options.parentUid) this.require(options.parentUid);
     const ordinal = this.created++;
@@ -92,7 +97,7 @@ export class DataStore implements DataStoreView {
     for (const [key, value] of options.properties ?? []) assign(properties, key, value);
     this.ordered.push(node);
     this.byUid.set(uid, node);
-    if (options.volume) this.setVolume(node, options.volume);
+    if (options.volume) this.setVolume(node, options.volume, options.dataProperties);
     this.touch(node);
     return node;
   }
@@ -103,16 +108,16 @@ export class DataStore implements DataStoreView {
    * clears the node's properties first. MITK clears the name too, and with it the node's
    * identity; here the name stays.
    */
-  setVolume(node: SimNode, volume: Volume): void {
+  setVolume(node: SimNode, volume: Volume, dataProperties: PropertyList = new Map()): void {
     const previous = node.volume;
     const sameKind = previous !== null && Boolean(previous.segmentation) === Boolean(volume.segmentation);
     node.volume = volume;
-    node.dataProperties = new Map();
+    node.dataProperties = dataProperties;
     if (previous !== null && !sameKind) {
       for (const key of [...node.properties.keys()])
         if (key !== 'name' && !isReserved(key)) node.properties.delete(key);
     }
-    if (!sameKind) applyImageDefaults(node.properties, volume);
+    if (!sameKind) applyImageDefaults(node.properties, volume, dataProperties);
     this.touch(node);
   }
 

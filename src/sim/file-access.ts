@@ -33,14 +33,16 @@ export class FileAccess {
 
   /**
    * The real path of a file a client asks the server to read: 403 FILE_ACCESS_DENIED outside
-   * the allowed directories, 422 FILE_NOT_FOUND when there is no such file. Access is decided
+   * the allowed directories, 422 FILE_NOT_FOUND when there is no such file (or folder, when
+   * `folders` admits one). Access is decided
    * first so that a refused client learns nothing about which files exist.
    */
-  readable(filePath: string): string {
+  readable(filePath: string, folders = false): string {
     const absolute = resolve(filePath);
     const target = real(absolute);
     this.requireInside(target ?? absolute, filePath);
-    if (target === undefined || !isFile(target)) throw new Problem('FILE_NOT_FOUND', `File not found: ${filePath}`);
+    if (target === undefined || !(isFile(target) || (folders && isFolder(target))))
+      throw new Problem('FILE_NOT_FOUND', `File not found: ${filePath}`);
     return target;
   }
 
@@ -64,6 +66,15 @@ function real(path: string): string | undefined {
     return realpathSync(path);
   } catch {
     return undefined;
+  }
+}
+
+/** A folder is read as MITK reads a DICOM folder: every series in it. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

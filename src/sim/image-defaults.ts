@@ -1,6 +1,6 @@
 import type { PropertyList, PropertyValue } from './datastore-types.js';
 import { autoLevelWindowState, extremes } from './level-window.js';
-import { grayscaleLookupTable } from './lookup-table.js';
+import { grayscaleLookupTable, mitkLookupTable } from './lookup-table.js';
 import type { Volume } from '../volume/volume.js';
 
 /**
@@ -10,9 +10,10 @@ import type { Volume } from '../volume/volume.js';
  * except the lookup table, which MITK sets unconditionally to grey. A multi-label
  * segmentation has a mapper of its own and keeps only an opacity here.
  */
-export function applyImageDefaults(list: PropertyList, volume: Volume): void {
+export function applyImageDefaults(list: PropertyList, volume: Volume, data: PropertyList = new Map()): void {
+  // The mapper looks a key up on the node, falling back to the data (DICOM's level window).
   const add = (key: string, value: PropertyValue): void => {
-    if (!list.has(key)) list.set(key, value);
+    if (!list.has(key) && !data.has(key)) list.set(key, value);
   };
   const float = (value: number): PropertyValue => ({ type: 'FloatProperty', value });
   const bool = (value: boolean): PropertyValue => ({ type: 'BoolProperty', value });
@@ -35,7 +36,12 @@ export function applyImageDefaults(list: PropertyList, volume: Volume): void {
   add('in plane resample extent by geometry', bool(false));
   add('bounding box', bool(false));
   add('Image Rendering.Mode', { type: 'RenderingModeProperty', value: 'LookupTable_LevelWindow_Color' });
-  list.set('LookupTable', { type: 'LookupTableProperty', value: grayscaleLookupTable() });
+  // DICOM MONOCHROME1 (low values bright) gets the inverse grey table.
+  const photometric = data.get('dicom.pixel.PhotometricInterpretation')?.value;
+  if (typeof photometric === 'string' && photometric.includes('MONOCHROME1')) {
+    list.set('LookupTable', { type: 'LookupTableProperty', value: mitkLookupTable('Inverse Grayscale') });
+    list.set('Image Rendering.Mode', { type: 'RenderingModeProperty', value: 'LookupTable_LevelWindow_Color' });
+  } else list.set('LookupTable', { type: 'LookupTableProperty', value: grayscaleLookupTable() });
   const own = list.get('binary');
   const binary = own?.type === 'BoolProperty' ? own.value === true : looksBinary(volume);
   if (binary) {

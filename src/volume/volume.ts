@@ -29,6 +29,11 @@ export interface Volume {
   timeOriginMs: number;
   /** Component type as read from the file, e.g. `uint8`, `int16`, `float32`. */
   componentType: string;
+  /**
+   * Colour images (DICOM RGB, YBR, palette): interleaved RGB bytes per time step, x fastest;
+   * `frames` then hold the luminance, so grey consumers (statistics, level window) still work.
+   */
+  rgb?: Uint8Array[];
   /** Minimum and maximum over all frames. */
   range: [number, number];
   /**

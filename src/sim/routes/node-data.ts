@@ -8,7 +8,7 @@ import type { Router } from '../router.js';
 import type { Volume } from '../../volume/volume.js';
 import { requireNode } from './input-checks.js';
 import { nodeJson } from './node-query.js';
-import { directUpload, fileReferenceUpload, transferKind } from './node-upload.js';
+import { dataPropertiesOf, directUpload, fileReferenceUpload, transferKind, type Upload } from './node-upload.js';
 import { envelope, isJsonObject, NODES, readJsonBody, type StorageContext } from './request-body.js';
 
 /** A node's data: download (bytes or a file on the server) and replacement. */
@@ -41,7 +41,7 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
           'Missing Content-Type; use application/json (file reference) or application/octet-stream (the file bytes)',
         );
       }
-      let upload;
+      let upload: Upload | undefined;
       if (kind === 'json') {
         const body = readJsonBody(req);
         if (!isJsonObject(body))
@@ -49,12 +49,14 @@ export function registerNodeDataRoutes(router: Router, ctx: StorageContext): voi
             'INVALID_REQUEST',
             'Request body must be a JSON object {"transfer": {"mode"?: "file-reference", "file_path": "..."}}',
           );
-        upload = await fileReferenceUpload(ctx, body.transfer, true);
+        upload = (await fileReferenceUpload(ctx, body.transfer, true))!;
       } else {
         upload = await directUpload(req);
       }
-      store.setVolume(node, upload!.volume);
-      return envelope(200, nodeJson(store, node));
+      store.setVolume(node, upload.volume, dataPropertiesOf(upload));
+      return upload.warning === undefined
+        ? envelope(200, nodeJson(store, node))
+        : envelope(200, nodeJson(store, node), { warning: upload.warning });
     });
 }
 

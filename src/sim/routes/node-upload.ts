@@ -3,16 +3,24 @@ import { basename, dirname, resolve } from 'node:path';
 import type { SimRequest } from '../http-types.js';
 import { isLocalData, readMetaLayout } from '../../volume/metaimage.js';
 import { readNrrdLayout } from '../../volume/nrrd.js';
-import { ImageReadError, readImageBytes, readImageFile } from '../../volume/read-image.js';
+import { ImageReadError } from '../../volume/read-image.js';
+import { readImagePath, readImageUpload, type ImageRead } from '../../volume/read-by-content.js';
+import { looksLikeDicom } from '../../volume/dicom/data-set.js';
 import { Problem } from '../problem.js';
 import type { Volume } from '../../volume/volume.js';
 import { isJsonObject, type StorageContext } from './request-body.js';
 import type { Json } from '../../volume/json-literals.js';
+import type { PropertyList } from '../datastore-types.js';
+import { decodeProperty } from '../property-codec.js';
 
 /** Data that arrived with a request, and the file name it came under (for a default node name). */
 export interface Upload {
   volume: Volume;
   fileName: string | undefined;
+  /** Data properties the reader set (DICOM: level window, name, tags), in their wire form. */
+  properties?: ImageRead['properties'];
+  /** MITK's `meta.warning` when the file held more data objects than the one assigned. */
+  warning?: string;
 }
 
 export type TransferKind = 'json' | 'direct' | 'none';
@@ -70,9 +78,10 @@ export async function fileReferenceUpload(
   }
   if (typeof filePath !== 'string' || filePath === '')
     throw new Problem('INVALID_REQUEST', 'transfer.file_path must be a non-empty string (a path on the server)');
-  const real = ctx.files.readable(filePath);
+  // A folder is a DICOM folder to MITK: every series in it is read.
+  const real = ctx.files.readable(filePath, true);
   await checkDataFile(ctx, real);
-  return { volume: await asProblem(() => readImageFile(real)), fileName: basename(filePath) };
+  return { ...(await asProblem(() => readImagePath(real))), fileName: basename(filePath) };
 }
 
 /**
@@ -101,13 +110,13 @@ export async function directUpload(req: SimRequest): Promise<Upload> {
   const fileName = dispositionFileName(req.headers['content-disposition']);
   const format =
     (fileName === undefined ? undefined : extensionOf(fileName)) ?? req.headers['x-mitk-data-format']?.trim();
-  if (!format) {
+  if (!format && !looksLikeDicom(req.body)) {
     throw new Problem(
       'INVALID_REQUEST',
       'Cannot determine file format: send Content-Disposition: attachment; filename="<name>.<ext>" or X-MITK-Data-Format: <ext> (e.g. nrrd, nii.gz)',
     );
   }
-  return { volume: await asProblem(() => readImageBytes(req.body, format)), fileName };
+  return { ...(await asProblem(() => readImageUpload(req.body, format || undefined, fileName))), fileName };
 }
 
 /** `filename="x.nrrd"` or `filename=x.nrrd`. */
@@ -129,12 +138,25 @@ function extensionOf(fileName: string): string | undefined {
   return dot > 0 && dot < lower.length - 1 ? lower.slice(dot + 1) : undefined;
 }
 
+/**
+ * The reader's data properties as the store holds them. They come from our own reader in
+ * MITK's wire form, so each decodes; one that would not is left out rather than failing a load.
+ */
+export function dataPropertiesOf(upload: Upload | undefined): PropertyList {
+  const out: PropertyList = new Map();
+  for (const [key, wire] of Object.entries(upload?.properties ?? {})) {
+    const decoded = decodeProperty(wire as Json);
+    if (decoded.ok) out.set(key, decoded.value);
+  }
+  return out;
+}
+
 /** A node name from a file name: without directory and image extension. */
 export function stem(fileName: string): string {
   return fileName.replace(/\.nii\.gz$/i, '').replace(/\.[^.]+$/, '') || fileName;
 }
 
-async function asProblem(read: () => Volume | Promise<Volume>): Promise<Volume> {
+async function asProblem(read: () => Promise<ImageRead>): Promise<ImageRead> {
   try {
     return await read();
   } catch (err) {

@@ -6,7 +6,7 @@ import { decodeProperty } from '../property-codec.js';
 import { keyProblem, requireNode } from './input-checks.js';
 import type { Router } from '../router.js';
 import { listNodes, nodeJson } from './node-query.js';
-import { directUpload, fileReferenceUpload, stem, transferKind, type Upload } from './node-upload.js';
+import { dataPropertiesOf, directUpload, fileReferenceUpload, stem, transferKind, type Upload } from './node-upload.js';
 import {
   boolParam,
   envelope,
@@ -87,8 +87,12 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
     name = req.query.get('name') ?? undefined;
     upload = await directUpload(req);
   }
-  // A file's name is the fallback name, as when a file is opened in the workbench.
-  const fallback = upload?.fileName === undefined ? undefined : stem(upload.fileName);
+  // The reader's name (DICOM: "Study / Series"), else the file's, as when a file is opened
+  // in the workbench.
+  const dataProperties = dataPropertiesOf(upload);
+  const readerName = dataProperties.get('name')?.value;
+  const fallback =
+    typeof readerName === 'string' ? readerName : upload?.fileName === undefined ? undefined : stem(upload.fileName);
   const failed: string[] = [];
   const given: Array<[string, PropertyValue]> = [];
   for (const [key, wire] of Object.entries(properties)) {
@@ -109,11 +113,13 @@ async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode 
     parentUid: parent?.uid ?? null,
     volume: upload?.volume ?? null,
     properties: given,
+    dataProperties,
   });
   ctx.store.touch(node);
   const location = `${NODES}/${node.uid}`;
   const meta: Record<string, unknown> = { location };
   if (failed.length > 0) meta.failed_properties = failed;
+  if (upload?.warning !== undefined) meta.warning = upload.warning;
   const answer = envelope(201, nodeJson(ctx.store, node), meta);
   answer.headers.location = location;
   return answer;

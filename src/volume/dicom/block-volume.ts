@@ -29,7 +29,8 @@ export async function readBlockVolume(
       offset += fileVoxels(h);
     }
   });
-  await inParallel(jobs, async ({ header, t, offset }) => {
+  let componentType: string = rescaledType(first);
+  await inParallel(jobs, async ({ header, t, offset }, index) => {
     const full = sliceHeader(await readDataSet(header.file));
     if (full.rows !== first.rows || full.columns !== first.columns)
       fail(
@@ -38,8 +39,9 @@ export async function readBlockVolume(
         `is ${full.columns}x${full.rows}, the series' first file ${first.columns}x${first.rows}`,
       );
     await decodeInto(full, frames[t]!, offset, rgb?.[t]);
+    // The first file's type, with what its decoding learnt (a codestream's precision).
+    if (index === 0) componentType = rescaledType(full);
   });
-  let componentType: string = rescaledType(first);
   if (first.modality === 'RTDOSE') {
     const scaling = Number((first.ds.string('x3004000e') ?? '1').trim()) || 1;
     for (const f of frames) for (let i = 0; i < f.length; i++) f[i]! *= scaling;

@@ -71,11 +71,24 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
     fail('CORRUPT', h.file, `its transfer syntax ${h.transferSyntax} needs encapsulated pixel data, and it has none`);
   for (let f = 0; f < h.frames; f++) {
     const encoded = encapsulatedFrame(h, f);
+    if (f === 0) adoptCodestreamPrecision(h, encoded);
     const decoded = await decodeFrame(h, encoded);
     const plane =
       h.samples === 3 && h.planar === 1 && isRle(h) ? interleave(decoded, perFrame, h.bitsAllocated) : decoded;
     convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true);
   }
+}
+
+/**
+ * GDCM takes BitsStored of JPEG 2000 data from the codestream's SIZ marker, not the header
+ * (a CT with BitsStored 14 whose codestream says 16 bits is read as 16 bits, so rescaled by
+ * −1024 it becomes int32 in MITK); the header is updated the same way.
+ */
+function adoptCodestreamPrecision(h: SliceHeader, encoded: Uint8Array): void {
+  if (!h.transferSyntax.startsWith('1.2.840.10008.1.2.4.9') || encoded.length < 43) return;
+  if (encoded[0] !== 0xff || encoded[1] !== 0x4f || encoded[2] !== 0xff || encoded[3] !== 0x51) return;
+  const ssiz = encoded[42]!;
+  h.bitsStored = (ssiz & 0x7f) + 1;
 }
 
 function isRle(h: SliceHeader): boolean {

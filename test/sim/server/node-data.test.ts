@@ -164,7 +164,8 @@ test('file-reference create: 422 FILE_NOT_FOUND, 422 FILE_READ_ERROR and 415, ea
       const before = await scene(wb);
       const cases: Array<[string, number, string]> = [
         [join(dir, 'missing.nrrd'), 422, 'FILE_NOT_FOUND'],
-        [dir, 422, 'FILE_NOT_FOUND'],
+        // A folder is a DICOM folder to MITK; one without a DICOM image loads nothing.
+        [dir, 415, 'UNSUPPORTED_FORMAT'],
         [corrupt, 422, 'FILE_READ_ERROR'],
         [other, 415, 'UNSUPPORTED_FORMAT'],
       ];
