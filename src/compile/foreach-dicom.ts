@@ -31,10 +31,11 @@ export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext)
   const where = raw.where;
   if (where) {
     const problems = checkWhere(where);
-    for (const p of problems)
+    // Values of the wrong kind are the schema's to report; keywords only this module knows.
+    for (const p of problems.filter((p) => p.kind === 'keyword'))
       ctx.error(
         'FOREACH_SOURCE',
-        ['where', p.key, ...(p.index === undefined ? [] : [p.index])],
+        ['where', p.key],
         p.message,
         suggestion(p.key, KEYWORD_NAMES, `the keywords are ${KEYWORD_NAMES.join(', ')}`),
       );
@@ -51,7 +52,18 @@ export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext)
     );
     return undefined;
   }
-  const scan = scanDicomFolder(from, { recursive: true });
+  let scan: ReturnType<typeof scanDicomFolder>;
+  try {
+    scan = scanDicomFolder(from, { recursive: true });
+  } catch (err) {
+    ctx.error(
+      'FOREACH_SOURCE',
+      ['dicom'],
+      `cannot list \`${raw.dicom}\`: ${(err as Error).message}`,
+      'check its permissions',
+    );
+    return undefined;
+  }
   if (scan.series.length === 0) {
     const { files, dicom, notSeries } = scan.counts;
     ctx.error(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, test } from 'node:test';
@@ -136,4 +136,17 @@ test("pydicom's multi-patient tree: the series and their files are those pydicom
   assert.equal(new Set(mr1.map((s) => s.keywords.StudyInstanceUID)).size, 3);
   // TINY_ALPHA's 50 CT files carry no pixel data; the DICOMDIR files are no images either.
   assert.ok(!ours.series.some((s) => s.dir.includes('TINY_ALPHA')));
+});
+
+test('a file cut at any byte is skipped or read, never a crash', () => {
+  const whole = readFileSync(join(tree, 'A', 'venous', 'v1.dcm'));
+  const cut = join(dir, 'cut');
+  mkdirSync(cut);
+  for (let n = 0; n < whole.length; n += 3)
+    writeFileSync(join(cut, `f${String(n).padStart(5, '0')}`), whole.subarray(0, n));
+  const scan = scanDicomFolder(cut, { recursive: false });
+  assert.equal(scan.counts.files, Math.ceil(whole.length / 3));
+  // Cut inside the pixel data, a file still has its header: a series of those files.
+  assert.ok(scan.series.length <= 1);
+  assert.ok(scan.series.every((s) => s.keywords.SeriesInstanceUID === UID.ctVenous));
 });

@@ -19,6 +19,8 @@ export type Where = Readonly<Record<string, WhereValue>>;
 
 /** A problem with a `where`: at a keyword (and an item of its list), with what is wrong. */
 export interface WhereProblem {
+  /** An unknown keyword, or a value of the wrong kind (which a JSON schema can catch too). */
+  kind: 'keyword' | 'value';
   key: string;
   index?: number;
   message: string;
@@ -29,15 +31,16 @@ export function checkWhere(where: Readonly<Record<string, unknown>>): WhereProbl
   const problems: WhereProblem[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (!Object.prototype.hasOwnProperty.call(KEYWORDS, key)) {
-      problems.push({ key, message: `\`${key}\` is not a DICOM keyword \`where\` can select on` });
+      problems.push({ kind: 'keyword', key, message: `\`${key}\` is not a DICOM keyword \`where\` can select on` });
       continue;
     }
     const items = Array.isArray(value) ? value : [value];
     if (Array.isArray(value) && value.length === 0)
-      problems.push({ key, message: `\`${key}\` has an empty list, which matches nothing` });
+      problems.push({ kind: 'value', key, message: `\`${key}\` has an empty list, which matches nothing` });
     for (const [i, item] of items.entries()) {
       if (typeof item === 'string' || (typeof item === 'number' && Number.isFinite(item))) continue;
       problems.push({
+        kind: 'value',
         key,
         ...(Array.isArray(value) ? { index: i } : {}),
         message: `\`${key}\` takes text, a number or a list of them, not ${describe(item)}`,
