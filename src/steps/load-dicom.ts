@@ -154,8 +154,13 @@ export async function createDicomNode(client: WorkbenchClient, c: DicomCreate): 
   });
   const uid = created.node.uid;
   const failed = [...created.failed_properties];
-  const tags = Object.fromEntries(Object.entries(read.properties).filter(([key]) => key.startsWith('DICOM.')));
-  // The tags MITK keeps on the image (its data), as a workbench reading the files would have them.
+  // What MITK keeps on the image (its data) when it reads the files: the tags, its name and
+  // level window; the client's paths (MITK.IO.reader.DICOM.files) mean nothing over there.
+  const tags = Object.fromEntries(
+    Object.entries(read.properties).filter(
+      ([key]) => key.startsWith('DICOM.') || key === 'name' || key === 'levelwindow',
+    ),
+  );
   if (Object.keys(tags).length > 0) {
     const patched = await client.properties.patch(uid, tags, { scope: 'data', ...call });
     failed.push(...patched.failed.map((f) => f.property));

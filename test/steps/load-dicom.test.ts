@@ -159,16 +159,27 @@ test('MONOCHROME1 arrives with the inverse grey lookup table drawn through the l
   }
 });
 
-test('a workbench that can read the files gets a file reference to one file of the series', async () => {
+test('a workbench that can read the files gets a file reference to one file of the series, and reads the series itself', async () => {
   const wb = await startTestWorkbench();
   try {
-    const ran: Ran | Error = await runLoad(wb, { file: phases, where: { SeriesNumber: 3 } }).catch((err: Error) => err);
+    const ran = await runLoad(wb, { file: phases, where: { SeriesNumber: 3 } });
+    assert.equal(ran.outcome.status, 'passed');
+    assert.deepEqual(ran.notices, []);
+    const args = ran.outcome.resolvedArgs as { sent: string; file: string; slices?: number };
+    assert.equal(args.sent, 'file-reference');
+    assert.equal(args.slices, undefined);
+    assert.ok(args.file.startsWith(phases));
     const uploads = wb.events.entries.filter((e) => e.transfer !== undefined);
     assert.deepEqual(
-      uploads.map((e) => [e.method, e.transfer]),
-      [['POST', 'file-reference']],
+      uploads.map((e) => [e.method, e.transfer, e.status]),
+      [['POST', 'file-reference', 201]],
     );
-    if (!(ran instanceof Error)) assert.equal((ran.outcome.resolvedArgs as { sent: string }).sent, 'file-reference');
+    const data = await wb.call('GET', `/datastorage/nodes/${ran.uid}/data`, {
+      headers: { 'x-mitk-transfer-mode': 'direct' },
+    });
+    const read = readImageBytes(new Uint8Array(data.bytes), 'nrrd');
+    assert.deepEqual(read.dims, [16, 12, 10], 'the workbench read all ten slices of the series');
+    assert.equal((await properties(wb, ran.uid!, 'node')).name, 'CT ABDOMEN / VENOUS');
   } finally {
     await wb.stop();
   }
