@@ -29,6 +29,7 @@ export const DICOM_TREE_DIR = 'dicom-studies';
 /** CT stored as most scanners store it: unsigned 16 bits with an intercept of -1024. */
 const CT_RESCALE = { slope: 1, intercept: -1024 };
 const SOFT_TISSUE_WINDOW = { center: 40, width: 400 };
+const MR_WINDOW = { center: 600, width: 1400 };
 
 export interface DemoSeries {
   /** Folder holding the series' files, relative to the output directory. */
@@ -62,7 +63,10 @@ interface TreeSeries {
   naming: NonNullable<DicomSeriesOptions['naming']>;
 }
 
-/** The tree: 3 patients, 4 studies, 5 series; DEMO001's two CT phases share one folder. */
+/**
+ * The tree: 3 patients, 4 studies, 5 series; DEMO001's two CT phases share one folder. Folder
+ * names are neutral (no patient ID or date), so a report that shows a path shows no one.
+ */
 function treeSeries(seed: number): TreeSeries[] {
   const one = cohortStudy(seed, 0);
   const two = cohortStudy(seed, 1);
@@ -78,7 +82,7 @@ function treeSeries(seed: number): TreeSeries[] {
   const c: [string, string] = ['DEMO003', 'Demo^Patient Three'];
   return [
     {
-      dir: 'DEMO001/20240105-CT',
+      dir: 'P1/ST1',
       params: one,
       patient: a,
       study: 'CT ABDOMEN',
@@ -89,7 +93,7 @@ function treeSeries(seed: number): TreeSeries[] {
       naming: 'shuffled',
     },
     {
-      dir: 'DEMO001/20240105-CT',
+      dir: 'P1/ST1',
       params: venous,
       patient: a,
       study: 'CT ABDOMEN',
@@ -100,7 +104,7 @@ function treeSeries(seed: number): TreeSeries[] {
       naming: 'shuffled',
     },
     {
-      dir: 'DEMO002/20240212-CT/SE0002',
+      dir: 'P2/ST1/SE2',
       params: two,
       patient: b,
       study: 'CT ABDOMEN',
@@ -111,7 +115,7 @@ function treeSeries(seed: number): TreeSeries[] {
       naming: 'instance',
     },
     {
-      dir: 'DEMO002/20240212-MR/SE0001',
+      dir: 'P2/ST2/SE1',
       params: two,
       patient: b,
       study: 'MR ABDOMEN',
@@ -122,7 +126,7 @@ function treeSeries(seed: number): TreeSeries[] {
       naming: 'bare',
     },
     {
-      dir: 'DEMO003/20240320-CT',
+      dir: 'P3/ST1',
       params: three,
       patient: c,
       study: 'CT CHEST ABDOMEN',
@@ -185,7 +189,7 @@ export async function writeDemoDicom(dir: string, seed = 1): Promise<DemoDicomRe
       modality: s.modality,
       seriesNumber: s.number,
       naming: s.naming,
-      ...(s.modality === 'CT' ? { rescale: CT_RESCALE, window: SOFT_TISSUE_WINDOW } : {}),
+      ...(s.modality === 'CT' ? { rescale: CT_RESCALE, window: SOFT_TISSUE_WINDOW } : { window: MR_WINDOW }),
       tags: { StudyDate: s.date, SeriesDate: s.date, AccessionNumber: `ACC${s.date}`, BodyPartExamined: 'ABDOMEN' },
     });
     files.push(...(await writeFiles(join(dir, DICOM_TREE_DIR, s.dir), written)));

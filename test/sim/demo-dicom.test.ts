@@ -118,11 +118,11 @@ print(json.dumps(sorted(series.values(), key=lambda s: (s["dir"], s["description
       assert.deepEqual(
         series.map((s) => [s.dir, s.patient, s.description, s.modality, s.files]),
         [
-          ['DEMO001/20240105-CT', 'DEMO001', 'ABDOMEN ARTERIAL', 'CT', 32],
-          ['DEMO001/20240105-CT', 'DEMO001', 'ABDOMEN VENOUS', 'CT', 32],
-          ['DEMO002/20240212-CT/SE0002', 'DEMO002', 'ABDOMEN ARTERIAL', 'CT', 32],
-          ['DEMO002/20240212-MR/SE0001', 'DEMO002', 'T1 AXIAL', 'MR', 40],
-          ['DEMO003/20240320-CT', 'DEMO003', 'PORTAL VENOUS', 'CT', 32],
+          ['P1/ST1', 'DEMO001', 'ABDOMEN ARTERIAL', 'CT', 32],
+          ['P1/ST1', 'DEMO001', 'ABDOMEN VENOUS', 'CT', 32],
+          ['P2/ST1/SE2', 'DEMO002', 'ABDOMEN ARTERIAL', 'CT', 32],
+          ['P2/ST2/SE1', 'DEMO002', 'T1 AXIAL', 'MR', 40],
+          ['P3/ST1', 'DEMO003', 'PORTAL VENOUS', 'CT', 32],
         ],
       );
       assert.equal(series[0]!.study, series[1]!.study, 'the two phases are one study');
