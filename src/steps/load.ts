@@ -58,7 +58,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       parent: ref('node'),
       transfer: {
         description:
-          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes.',
+          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes. A DICOM series is never sent file by file: its bytes are the series read here and sent as one NRRD.',
         enum: [...TRANSFER_MODES],
         default: 'auto',
       },
