@@ -12,6 +12,7 @@ import { Interner } from './intern.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
+import { fieldsRead, keepFieldsRead } from './foreach-dicom.js';
 import { compilePostRun } from './post-run-context.js';
 import { PLAN_VERSION, type Plan, type PlanCase, type PlanStep, type PlanWorkbench } from './plan.js';
 import { Session, type LoadedFile } from './session.js';
@@ -142,9 +143,7 @@ function compileRoot(
       inputs: new Set(),
       outputs: new Map(),
     };
-    const caseScope: Scope = foreach
-      ? { vars, env, study: { as: foreach.as, fields: study?.fields, used: foreach.used } }
-      : scope;
+    const caseScope: Scope = foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
     const steps: PlanStep[] = [];
     compileSteps(session, { file, scope: caseScope, defaults, stack: [abs], via: [] }, state, steps);
     const name = study?.name ?? (foreach ? `<${foreach.as}.name>` : 'main');
@@ -175,7 +174,7 @@ function compileRoot(
   }
 
   const postRun = compilePostRun(session, file, scope, foreach, cases);
-  if (foreach?.used) keepUsedFields(cases, foreach.used, interner);
+  if (foreach?.source === 'dicom') keepFieldsRead(cases, fieldsRead(session.loaded(), foreach.as));
   // A check builds no plan (and so reads no file's hash).
   if (session.options.checkOnly) return undefined;
   const top = file.top;
@@ -200,15 +199,6 @@ function compileRoot(
     cases,
     ...postRun,
   };
-}
-
-/** A DICOM case keeps the fields its playbook reads, and its name: reports get shared, DICOM tags identify people. */
-function keepUsedFields(cases: PlanCase[], used: ReadonlySet<string>, interner: Interner): void {
-  for (const c of cases) {
-    if (!c.study) continue;
-    const kept = Object.entries(c.study).filter(([k]) => k === 'name' || used.has(k));
-    c.study = interner.value(Object.fromEntries(kept));
-  }
 }
 
 const TOKEN_FROM_ENV = /^\$\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\s*\}$/;

@@ -4,7 +4,10 @@ import { suggestion } from '../diagnostics/did-you-mean.js';
 import { scanDicomFolder, seriesLabel, uidHash, type DicomSeries } from '../volume/dicom/scan.js';
 import { CASE_KEYWORDS, KEYWORD_NAMES } from '../volume/dicom/scan-keywords.js';
 import { checkWhere, matchesWhere, whereText } from '../volume/dicom/where.js';
+import type { YNode } from '../playbook/tree.js';
 import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
+import type { PlanCase } from './plan.js';
+import type { LoadedFile } from './session.js';
 
 /**
  * `foreach: { dicom: FOLDER, per: series | study, where: {...} }`: one case per DICOM series
@@ -174,4 +177,27 @@ function unique(name: string, taken: Map<string, number>): string {
   const n = (taken.get(name) ?? 0) + 1;
   taken.set(name, n);
   return n === 1 ? name : `${name}-${n}`;
+}
+
+/**
+ * The study fields a playbook reads: every `${study.X}` in a value of the playbook or its
+ * includes (not in a comment; `$${` is a literal). Read from the parsed files rather than
+ * gathered while the cases compile, so it does not matter when or how often a case compiles.
+ */
+export function fieldsRead(files: readonly LoadedFile[], as: string): Set<string> {
+  const found = new Set<string>();
+  const re = new RegExp(`(?<!\\$)\\$\\{\\s*${as}\\.([A-Za-z_][A-Za-z0-9_-]*)\\s*\\}`, 'g');
+  const walk = (node: YNode): void => {
+    if (node.type === 'map') for (const e of node.entries) walk(e.value);
+    else if (node.type === 'seq') for (const item of node.items) walk(item);
+    else if (typeof node.value === 'string') for (const m of node.value.matchAll(re)) found.add(m[1] ?? '');
+  };
+  for (const f of files) if (f.root) walk(f.root);
+  return found;
+}
+
+/** A DICOM case keeps the fields its playbook reads, and its name: reports get shared, DICOM tags identify people. */
+export function keepFieldsRead(cases: PlanCase[], read: ReadonlySet<string>): void {
+  for (const c of cases)
+    if (c.study) c.study = Object.fromEntries(Object.entries(c.study).filter(([k]) => k === 'name' || read.has(k)));
 }

@@ -39,11 +39,6 @@ export interface Foreach {
   from?: string;
   /** Undefined when the source cannot be read now and files are not checked. */
   studies: Study[] | undefined;
-  /**
-   * DICOM cases only: the study fields the playbook reads (`${study.X}`), gathered as it
-   * compiles. Their reports keep these and the name alone: DICOM tags identify people.
-   */
-  used?: Set<string>;
 }
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -82,9 +77,9 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   }
   const from = resolve(ctx.dir, String(raw[source]));
   if (source === 'dicom') {
-    if (!ctx.checkFiles && !existsSync(from)) return { as, source, from, studies: undefined, used: new Set() };
+    if (!ctx.checkFiles && !existsSync(from)) return { as, source, from, studies: undefined };
     const studies = dicomStudies(raw, from, ctx);
-    return studies ? { as, source, from, studies, used: new Set() } : undefined;
+    return studies ? { as, source, from, studies } : undefined;
   }
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);

@@ -12,7 +12,7 @@ export const BROKEN: unique symbol = Symbol('broken variable');
 export interface Scope {
   vars: ReadonlyMap<string, VarValue | typeof BROKEN>;
   /** The foreach binding of the current case; `fields: undefined` when the studies are not known yet. */
-  study?: { as: string; fields: Readonly<Record<string, unknown>> | undefined; used?: Set<string> };
+  study?: { as: string; fields: Readonly<Record<string, unknown>> | undefined };
   env: NodeJS.ProcessEnv;
 }
 
@@ -143,7 +143,6 @@ function resolve(
         },
       };
     }
-    scope.study.used?.add(field);
     if (fields === undefined) return { value: `<${name}.${field}>` };
     if (Object.prototype.hasOwnProperty.call(fields, field)) return { value: fields[field] };
     return {

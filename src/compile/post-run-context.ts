@@ -67,9 +67,7 @@ class StageCompileContext implements PostRunCompileContext {
 
   expand(node: YScalar, study?: StageCase): string | undefined {
     const scope: Scope =
-      study && this.foreach
-        ? { ...this.scope, study: { as: this.foreach.as, fields: study.study, used: this.foreach.used } }
-        : this.scope;
+      study && this.foreach ? { ...this.scope, study: { as: this.foreach.as, fields: study.study } } : this.scope;
     let failed = false;
     const value = expandNode(node, scope, (s, p) => {
       failed = true;

@@ -184,3 +184,18 @@ test('mistakes are errors at their line and column', () => {
   const none = compilePlaybook(playbook('bad.yaml', '  dicom: export\n  where: { Modality: PT }'), { env: {} });
   assert.match(none.diagnostics[0]?.hint ?? '', /CT 2 "ABD ARTERIAL" \(3 files\) in A\/arterial/);
 });
+
+test('a field read in an include counts; a literal `$${study.X}` does not', () => {
+  writeFileSync(
+    join(dir, 'part.yaml'),
+    'version: 1\nsteps:\n  - screenshot: { of: app, save: "out/${study.SeriesDescription}.png" }\n',
+  );
+  const plan = compile(
+    playbook(
+      'include.yaml',
+      '  dicom: export',
+      '  - include: { file: part.yaml }\n  - screenshot: { of: app, save: "out/$${study.PatientID}-${study.name}.png" }\n',
+    ),
+  );
+  assert.deepEqual(Object.keys(plan.cases[0]?.study ?? {}).sort(), ['SeriesDescription', 'name']);
+});
