@@ -97,7 +97,12 @@ export const load: StepDefinition<'load', LoadArgs> = {
     const r = raw as LoadRaw;
     const parent = r.parent !== undefined ? ctx.node(r.parent, ['parent']) : undefined;
     for (const p of r.where ? checkWhere(r.where) : [])
-      ctx.error('BAD_VALUE', ['where', p.key, ...(p.index === undefined ? [] : [p.index])], p.message);
+      ctx.error(
+        'BAD_VALUE',
+        ['where', p.key, ...(p.index === undefined ? [] : [p.index])],
+        p.message,
+        "where selects on the DICOM keywords of a series' headers (docs/dicom.md); the patient's name and birth date are never read",
+      );
     const args: LoadArgs = {
       file: ctx.inputFile(r.file, ['file']),
       ...(r.as !== undefined ? { as: r.as } : {}),

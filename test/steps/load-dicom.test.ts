@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { connect } from '../../src/client/index.js';
 import { classify } from '../../src/run/classify.js';
+import { compilePlaybook } from '../../src/compile/index.js';
 import { load, type LoadArgs } from '../../src/steps/load.js';
 import type { StepOutcome, StepRunContext } from '../../src/steps/run-context.js';
 import { writeDicomSeries } from '../../src/volume/dicom/write.js';
@@ -240,4 +241,30 @@ test('a bad DICOM file fails the step with the file named; nothing is sent', asy
   } finally {
     await wb.stop();
   }
+});
+
+test('a where keyword wbplay does not know, or a value of the wrong kind, is an error at its line', async () => {
+  const path = join(dir, 'where.yaml');
+  await writeFile(
+    path,
+    `version: 1
+steps:
+  - load:
+      file: phases
+      where: { PatientName: "Doe*", SeriesNumber: 2 }
+  - load:
+      file: phases
+      where: { SeriesNumber: [2, { a: 1 }] }
+`,
+  );
+  const { diagnostics } = compilePlaybook(path, { env: {} });
+  assert.deepEqual(
+    diagnostics.map((d) => [d.code, d.span?.line, d.message]),
+    [
+      ['BAD_VALUE', 5, '`PatientName` is not a DICOM keyword `where` can select on'],
+      ['WRONG_TYPE', 8, diagnostics[1]?.message],
+    ],
+  );
+  assert.match(diagnostics[0]!.hint ?? '', /patient's name and birth date are never read/);
+  assert.match(diagnostics[1]!.message, /item 2 of `SeriesNumber`/);
 });
