@@ -1,5 +1,12 @@
 import type { Discovery } from './discovery.js';
-import { createNode, nodePath, transferFor, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
+import {
+  createNode,
+  nodePath,
+  transferFor,
+  type CreatedNode,
+  type CreateNodeOptions,
+  type TransferMode,
+} from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
 import { MAX_DATA_BYTES, MAX_LIST_PAGES } from './limits.js';
 import { bad, Fields, header, isRec, node, parseEnvelope, parseJson } from './parse.js';
