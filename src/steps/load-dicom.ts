@@ -143,7 +143,9 @@ export async function createDicomNode(client: WorkbenchClient, c: DicomCreate): 
   const read = seriesImage(await readDicom(c.file), c.file);
   const volume = read.volume!;
   const created = await client.nodes.create({
-    bytes: writeNrrd(volume),
+    // gzip level 1: a 300-slice 512² CT (315 MB of int32) compresses in a fifth of level 6's time
+    // and comes out 18% larger (11.6 s and 53 MB against 62 s and 45 MB, measured on 2 busy cores).
+    bytes: writeNrrd(volume, { gzipLevel: 1 }),
     format: 'nrrd',
     filename: `${basename(c.file).replace(/[^A-Za-z0-9_-]/g, '_') || 'dicom'}.nrrd`,
     name: c.name ?? String(read.properties.name),
