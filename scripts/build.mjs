@@ -37,6 +37,8 @@ await build({
     client: join(out, 'client', 'index.js'),
     // Started by path in a worker thread (sim/embedded.ts looks for it beside its own module).
     'embedded-worker': join(out, 'sim', 'embedded-worker.js'),
+    // Started by path in a worker thread (volume/dicom/decode-pool.ts looks for it beside itself).
+    'dicom-decode-worker': join(out, 'volume', 'dicom', 'dicom-decode-worker.js'),
   },
   outdir: bundle,
   // One flat folder: a module finds its sibling entry points at './', whichever chunk it lands in.

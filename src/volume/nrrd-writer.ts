@@ -32,8 +32,10 @@ const NRRD_TYPES: Record<ScalarType, string> = {
  */
 export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Array {
   const segmentation = volume.segmentation;
-  const type = segmentation ? 'uint16' : writableType(volume);
-  const groups = segmentation?.groups.length ?? 0;
+  // A colour image is written as ITK writes RGB pixels: three unsigned chars on a first axis.
+  const rgb = segmentation ? undefined : volume.rgb;
+  const type = segmentation ? 'uint16' : rgb ? 'uint8' : writableType(volume);
+  const groups = segmentation?.groups.length ?? (rgb ? 3 : 0);
   const steps = volume.frames.length;
   const timed = steps > 1;
   const vec = (v: number[]): string => `(${v.map(numberText).join(',')})`;
@@ -43,7 +45,13 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
   });
   const sizes = [...(groups > 0 ? [groups] : []), ...volume.dims, ...(timed ? [steps] : [])];
   const directions = [...(groups > 0 ? ['none'] : []), ...axes, ...(timed ? [vec([0, 0, 0, volume.timeStepMs])] : [])];
-  const kinds = [...(groups > 0 ? ['vector'] : []), 'domain', 'domain', 'domain', ...(timed ? ['time'] : [])];
+  const kinds = [
+    ...(groups > 0 ? [rgb ? 'RGB-color' : 'vector'] : []),
+    'domain',
+    'domain',
+    'domain',
+    ...(timed ? ['time'] : []),
+  ];
   const lines = [
     'NRRD0004',
     `type: ${NRRD_TYPES[type]}`,
@@ -66,9 +74,20 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
   if (segmentation) lines.push(...multilabelHeaderLines(segmentation));
   const header = new TextEncoder().encode(`${lines.join('\n')}\n\n`);
   const frames = segmentation ? interleaveGroups(segmentation) : volume.frames;
-  const data = gzipSync(encodeFrames(frames, type), { level: options.gzipLevel ?? 6 });
+  const samples = rgb ? concat(rgb) : encodeFrames(frames, type);
+  const data = gzipSync(samples, { level: options.gzipLevel ?? 6 });
   const out = new Uint8Array(header.length + data.length);
   out.set(header, 0);
   out.set(data, header.length);
+  return out;
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }

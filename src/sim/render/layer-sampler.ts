@@ -72,12 +72,45 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
     return { origin, dims, frame, opacity, tint, lookup, entries, rgba, texture, resliceLinear, labels, inv };
   };
   const segmentation = v.segmentation;
+  // A colour image (DICOM RGB) is drawn in its own colours through the label path: each voxel's
+  // colour packed to 5-6-5 bits is its entry in a table of every such colour.
+  if (!segmentation && v.rgb)
+    return [prepared(v.rgb.map(packedColours), colourTable(Math.min(Math.max(layer.opacity, 0), 1)))];
   if (!segmentation) return [prepared(v.frames, null)];
   const labels = labelTable(segmentation, Math.min(Math.max(layer.opacity, 0), 1));
   return segmentation.groups.map((group) => prepared(group.frames, labels));
 }
 
 const tables = new WeakMap<Segmentation, { opacity: number; table: Float32Array }>();
+
+const packed = new WeakMap<Uint8Array, Float32Array>();
+
+/** Interleaved RGB bytes as 1 + 5-6-5 packed colours (0 stays 'nothing here' in the label path); kept while the image lives. */
+function packedColours(rgb: Uint8Array): Float32Array {
+  let out = packed.get(rgb);
+  if (out !== undefined) return out;
+  out = new Float32Array(rgb.length / 3);
+  for (let i = 0; i < out.length; i++)
+    out[i] = 1 + (((rgb[i * 3]! >> 3) << 11) | ((rgb[i * 3 + 1]! >> 2) << 5) | (rgb[i * 3 + 2]! >> 3));
+  packed.set(rgb, out);
+  return out;
+}
+
+let colours: { opacity: number; table: Float32Array } | undefined;
+
+/** Every 5-6-5 colour at an opacity, as a label table indexed by packed colour. */
+function colourTable(opacity: number): Float32Array {
+  if (colours?.opacity === opacity) return colours.table;
+  const table = new Float32Array((65536 + 1) * 4);
+  for (let c = 0; c < 65536; c++) {
+    table[(c + 1) * 4] = ((c >> 11) & 31) / 31;
+    table[(c + 1) * 4 + 1] = ((c >> 5) & 63) / 63;
+    table[(c + 1) * 4 + 2] = (c & 31) / 31;
+    table[(c + 1) * 4 + 3] = opacity;
+  }
+  colours = { opacity, table };
+  return table;
+}
 
 /** The colour table of a segmentation at a node opacity; kept while the segmentation lives, as MITK keeps its lookup table. */
 function labelTable(segmentation: Segmentation, opacity: number): Float32Array {

@@ -1,16 +1,21 @@
 import type { Volume } from '../volume.js';
 import { valueRange } from '../volume-builder.js';
-import { readDataSet } from './data-set.js';
-import { fail } from './errors.js';
-import { inParallel } from './parallel.js';
+import { decodeOnPool, poolSize } from './decode-pool.js';
+import { runJob } from './dicom-decode-worker.js';
+import { DicomReadError, type DicomErrorCode } from './errors.js';
 import type { DicomGeometry } from './geometry.js';
-import { decodeInto, fileVoxels, rescaledType } from './pixel-values.js';
-import { sliceHeader, type SliceHeader } from './slice-header.js';
+import { inParallel } from './parallel.js';
+import { fileVoxels, rescaledType } from './pixel-values.js';
+import type { SliceHeader } from './slice-header.js';
+
+/** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
+const POOL_VOXELS = 4 * 1024 * 1024;
 
 /**
- * The voxels of a block: each file is read whole once, decoded straight into the time step's
- * frame at its slice offset and dropped, a few files at a time; the pixel type is the first
- * file's (`ITKDICOMSeriesReaderHelper::Load`). An RTDOSE is float scaled by DoseGridScaling.
+ * The voxels of a block: each file is read whole once, decoded straight into its time step's
+ * frame at its slice offset and dropped. A large block is decoded by a pool of threads into
+ * shared memory; a small one here, a few files at a time. The pixel type is the first file's
+ * (`ITKDICOMSeriesReaderHelper::Load`). An RTDOSE is float scaled by DoseGridScaling.
  */
 export async function readBlockVolume(
   timeSteps: readonly (readonly SliceHeader[])[],
@@ -19,33 +24,53 @@ export async function readBlockVolume(
   const first = timeSteps[0]![0]!;
   const depth = timeSteps[0]!.reduce((n, h) => n + h.frames, 0);
   const perStep = first.rows * first.columns * depth;
-  const frames = timeSteps.map(() => new Float32Array(perStep));
-  const rgb = first.samples === 3 ? timeSteps.map(() => new Uint8Array(perStep * 3)) : undefined;
-  const jobs: Array<{ header: SliceHeader; t: number; offset: number }> = [];
-  timeSteps.forEach((step, t) => {
+  const total = perStep * timeSteps.length;
+  const pooled = total >= POOL_VOXELS && timeSteps.flat().length > 1 && poolSize() > 1;
+  const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
+    pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  const frameBuffers = timeSteps.map(() => buffer(perStep * 4));
+  const rgbBuffers = first.samples === 3 ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
+  const jobs = timeSteps.flatMap((step, t) => {
     let offset = 0;
-    for (const h of step) {
-      jobs.push({ header: h, t, offset });
+    return step.map((h) => {
+      const job = {
+        file: h.file,
+        frame: frameBuffers[t]! as SharedArrayBuffer,
+        ...(rgbBuffers ? { rgb: rgbBuffers[t]! as SharedArrayBuffer } : {}),
+        offset,
+        rows: first.rows,
+        columns: first.columns,
+      };
       offset += fileVoxels(h);
-    }
+      return job;
+    });
   });
   let componentType: string = rescaledType(first);
-  await inParallel(jobs, async ({ header, t, offset }, index) => {
-    const full = sliceHeader(await readDataSet(header.file));
-    if (full.rows !== first.rows || full.columns !== first.columns)
-      fail(
-        'CORRUPT',
-        header.file,
-        `is ${full.columns}x${full.rows}, the series' first file ${first.columns}x${first.rows}`,
-      );
-    await decodeInto(full, frames[t]!, offset, rgb?.[t]);
-    // The first file's type, with what its decoding learnt (a codestream's precision).
-    if (index === 0) componentType = rescaledType(full);
-  });
+  let range: [number, number];
+  if (pooled) {
+    const result = await decodeOnPool(jobs);
+    componentType = result.firstType;
+    range = [result.min, result.max];
+  } else {
+    let min = Infinity;
+    let max = -Infinity;
+    await inParallel(jobs, async (job, index) => {
+      const answer = await runJob({ ...job, id: index });
+      if ('error' in answer)
+        throw new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
+      min = Math.min(min, answer.min);
+      max = Math.max(max, answer.max);
+      // The first file's type, with what its decoding learnt (a codestream's precision).
+      if (index === 0) componentType = answer.type;
+    });
+    range = [min, max];
+  }
+  const frames = frameBuffers.map((b) => new Float32Array(b));
   if (first.modality === 'RTDOSE') {
     const scaling = Number((first.ds.string('x3004000e') ?? '1').trim()) || 1;
     for (const f of frames) for (let i = 0; i < f.length; i++) f[i]! *= scaling;
     componentType = 'float32';
+    range = valueRange(frames);
   }
   return {
     dims: [first.columns, first.rows, depth],
@@ -56,7 +81,7 @@ export async function readBlockVolume(
     timeStepMs: 1,
     timeOriginMs: 0,
     componentType,
-    range: valueRange(frames),
-    ...(rgb ? { rgb } : {}),
+    range: range[0] <= range[1] ? range : [0, 0],
+    ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => new Uint8Array(b)) } : {}),
   };
 }

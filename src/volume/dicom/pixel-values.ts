@@ -44,7 +44,9 @@ export function fileVoxels(h: SliceHeader): number {
  * here; `rgb` (when given) receives the interleaved RGB bytes.
  */
 export async function decodeInto(h: SliceHeader, out: Float32Array, offset: number, rgb?: Uint8Array): Promise<void> {
-  const frameBytes = (h.rows * h.columns * h.samples * h.bitsAllocated) / 8;
+  // Uncompressed YBR_FULL_422 stores two luma samples per chroma pair: 2 bytes a pixel.
+  const subsampled = h.samples === 3 && h.photometric === 'YBR_FULL_422' && isNative(h);
+  const frameBytes = (h.rows * h.columns * (subsampled ? 2 : h.samples) * h.bitsAllocated) / 8;
   const element = h.ds.elements[TAG.pixelData]!;
   const bytes = h.ds.byteArray as Uint8Array;
   const perFrame = h.rows * h.columns;
@@ -203,10 +205,13 @@ function colour(
   const ybr = !decoded && h.photometric.startsWith('YBR_FULL');
   const max = 2 ** h.bitsStored - 1;
   const scale = h.bitsAllocated > 8 ? 255 / max : 1;
+  const subsampled = !decoded && h.photometric === 'YBR_FULL_422';
   for (let i = 0; i < n; i++) {
-    let r = planar ? samples[i]! : samples[i * 3]!;
-    let g = planar ? samples[n + i]! : samples[i * 3 + 1]!;
-    let b = planar ? samples[2 * n + i]! : samples[i * 3 + 2]!;
+    // 4:2:2 rows are Y0 Y1 Cb Cr for each pair of pixels.
+    const pair = (i >> 1) * 4;
+    let r = subsampled ? samples[pair + (i & 1)]! : planar ? samples[i]! : samples[i * 3]!;
+    let g = subsampled ? samples[pair + 2]! : planar ? samples[n + i]! : samples[i * 3 + 1]!;
+    let b = subsampled ? samples[pair + 3]! : planar ? samples[2 * n + i]! : samples[i * 3 + 2]!;
     if (ybr) {
       const y = r;
       const cb = g - 128;

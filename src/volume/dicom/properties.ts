@@ -28,13 +28,7 @@ export function blockProperties(
   reader: { configuration: string; spacingSource: string; splitReasons: Array<[string, string?]> },
 ): Record<string, DicomProperty> {
   const first = timeSteps[0]![0]!;
-  const props: Record<string, DicomProperty> = {};
-  for (const key of TAGS_OF_INTEREST) {
-    const [g, e] = key.split(',') as [string, string];
-    const tag = `x${g}${e}`.toLowerCase();
-    const value = temporoSpatial(timeSteps, (h) => (h.ds.elements[tag]?.items ? undefined : raw(h.ds, tag)));
-    if (value !== undefined) props[`DICOM.${g.toUpperCase()}.${e.toUpperCase()}`] = value;
-  }
+  const props: Record<string, DicomProperty> = tagProperties(timeSteps);
   props['MITK.IO.reader.DICOM.files'] = temporoSpatial(timeSteps, (h) => h.file)!;
   props['MITK.IO.reader.DICOM.configuration'] = reader.configuration;
   props['MITK.IO.reader.DICOM.PixelSpacingInterpretation'] = spacingInterpretation(reader.spacingSource);
@@ -49,6 +43,18 @@ export function blockProperties(
   const lw = levelWindow(first.ds);
   if (lw !== undefined) props.levelwindow = lw;
   props.name = nodeName(first.ds) ?? basename(first.file).replace(/\.[^.]*$/, '');
+  return props;
+}
+
+/** The tags of interest found in any frame, as `DICOM.GGGG.EEEE` TemporoSpatialStringProperty values. */
+export function tagProperties(timeSteps: readonly (readonly SliceHeader[])[]): Record<string, DicomProperty> {
+  const props: Record<string, DicomProperty> = {};
+  for (const key of TAGS_OF_INTEREST) {
+    const [g, e] = key.split(',') as [string, string];
+    const tag = `x${g}${e}`.toLowerCase();
+    const value = temporoSpatial(timeSteps, (h) => (h.ds.elements[tag]?.items ? undefined : raw(h.ds, tag)));
+    if (value !== undefined) props[`DICOM.${g.toUpperCase()}.${e.toUpperCase()}`] = value;
+  }
   return props;
 }
 

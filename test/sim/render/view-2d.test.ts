@@ -131,3 +131,15 @@ test('rendering and encoding are deterministic; PNG colour types follow the alph
   const decoded = PNG.sync.read(encodeImage(small, 'png'));
   assert.deepEqual([decoded.width, decoded.height], [7, 5]);
 });
+
+test('a colour image (DICOM RGB) is drawn in its own colours, to 5-6-5 bits', () => {
+  const grey = volume();
+  const rgb = new Uint8Array(16 * 16 * 8 * 3);
+  for (let i = 0; i < 16 * 16 * 8; i++) rgb.set(i % 16 < 8 ? [255, 0, 0] : [0, 0, 255], i * 3);
+  const image = renderView(axial(), [layer({ ...grey, rgb: [rgb], componentType: 'uint8' })]);
+  // Patient right (x index < 8) is on the image's left in an axial view.
+  const left = [...image.data.subarray((16 * 32 + 4) * 4, (16 * 32 + 4) * 4 + 3)];
+  const right = [...image.data.subarray((16 * 32 + 27) * 4, (16 * 32 + 27) * 4 + 3)];
+  assert.deepEqual(left, [255, 0, 0]);
+  assert.deepEqual(right, [0, 0, 255]);
+});

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { gunzipSync } from 'node:zlib';
+import dicomParser from 'dicom-parser';
 import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -121,6 +124,20 @@ test("pydicom's CT_small.dcm by file reference and by upload: int32 CT values, M
   });
 });
 
+test("pydicom's liver_1frame.dcm SEG by file reference is a multi-label segmentation node named after the file", async (t) => {
+  await withSeriesDir(t, [], async (dir, files) => {
+    await copyFile(join(files, 'liver_1frame.dcm'), join(dir, 'liver_1frame.dcm'));
+    await withWorkbench({}, async (wb) => {
+      const created = await wb.call('POST', '/datastorage/nodes', {
+        json: { transfer: { file_path: join(dir, 'liver_1frame.dcm') } },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.json.data.data_type, 'MultiLabelSegmentation');
+      assert.equal(created.json.data.name, 'liver_1frame');
+    });
+  });
+});
+
 test('bad DICOM input is a 4xx naming the file and the reason, the scene unchanged and the server up', async (t) => {
   const slices: SynthSlice[] = [
     { name: 'short.dcm', position: [0, 0, 0], truncate: 30, series: '9.1' },
@@ -156,6 +173,33 @@ test('bad DICOM input is a 4xx naming the file and the reason, the scene unchang
       }
       assert.deepEqual((await wb.call('GET', '/datastorage/nodes')).json, before);
       assert.equal((await wb.call('GET', '/health')).status, 200);
+    });
+  });
+});
+
+test("a colour DICOM (pydicom's SC_rgb_rle.dcm) downloads as an RGB NRRD holding GDCM's RGB bytes", async (t) => {
+  const parts = referenceParts(['gdcmconv']);
+  if (!needs(t, parts.missing)) return;
+  await withTempDir(async (dir) => {
+    const source = join(parts.files!, 'SC_rgb_rle.dcm');
+    await copyFile(source, join(dir, 'rgb.dcm'));
+    execFileSync('gdcmconv', ['--raw', source, join(dir, 'raw.dcm')]);
+    const raw = await readFile(join(dir, 'raw.dcm'));
+    const pixels = dicomParser.parseDicom(raw).elements.x7fe00010!;
+    await withWorkbench({}, async (wb) => {
+      const created = await wb.call('POST', '/datastorage/nodes', {
+        json: { transfer: { file_path: join(dir, 'rgb.dcm') } },
+      });
+      assert.equal(created.status, 201, created.text);
+      const data = await wb.call('GET', `/datastorage/nodes/${created.json.data.uid}/data`);
+      const text = data.bytes.toString('latin1');
+      const end = text.indexOf('\n\n');
+      const header = text.slice(0, end);
+      assert.match(header, /^type: unsigned char$/m);
+      assert.match(header, /^sizes: 3 100 100 1$/m);
+      assert.match(header, /^kinds: RGB-color domain domain domain$/m);
+      const samples = gunzipSync(data.bytes.subarray(end + 2));
+      assert.ok(samples.equals(raw.subarray(pixels.dataOffset, pixels.dataOffset + pixels.length)));
     });
   });
 });

@@ -112,3 +112,21 @@ test("colour: RLE and lossless JPEG RGB decode to GDCM's RGB bytes exactly", asy
     }
   });
 });
+
+test("uncompressed YBR_FULL_422 becomes RGB within 1 of pydicom's conversion", async (t) => {
+  const parts = referenceParts();
+  if (!needs(t, parts.missing)) return;
+  const source = join(parts.files!, 'SC_ybr_full_422_uncompressed.dcm');
+  const expected = execFileSync(parts.python!, [
+    '-c',
+    'import sys, pydicom\nfrom pydicom.pixel_data_handlers.util import convert_color_space\n' +
+      'd = pydicom.dcmread(sys.argv[1])\nsys.stdout.buffer.write(convert_color_space(d.pixel_array, "YBR_FULL", "RGB").tobytes())',
+    source,
+  ]);
+  const [read] = await readDicom(source, { onlyFile: true });
+  const rgb = read!.volume!.rgb![0]!;
+  assert.equal(rgb.length, expected.length);
+  let worst = 0;
+  for (let i = 0; i < rgb.length; i++) worst = Math.max(worst, Math.abs(rgb[i]! - expected[i]!));
+  assert.ok(worst <= 1, `largest difference ${worst}`);
+});

@@ -219,3 +219,20 @@ test('bad input: a truncated file, a text file and an unsupported transfer synta
     });
   });
 });
+
+test('a block of 4 M voxels or more is decoded on the thread pool, every slice in its place', async (t) => {
+  const slices = axial(64, { rows: 256, columns: 256, gap: 1 }).map((s, i) => ({ ...s, name: `x${(i * 37) % 64}` }));
+  await withSeries(t, slices, async (dir) => {
+    const [read] = await readDicom(join(dir, 'x5'));
+    const v = read!.volume!;
+    assert.deepEqual(v.dims, [256, 256, 64]);
+    assert.ok(v.frames[0]!.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.deepEqual(
+      firstVoxels(read!),
+      Array.from({ length: 64 }, (_, k) => 100 * (k + 1)),
+    );
+    // The last voxel of the last slice: value + x + 2·y at x = y = 255.
+    assert.equal(v.frames[0]!.at(-1), 6400 + 255 + 510);
+    assert.deepEqual(v.range, [100, 6400 + 255 + 510]);
+  });
+});

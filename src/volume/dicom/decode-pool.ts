@@ -1,0 +1,86 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { DecodeAnswer, DecodeJob } from './dicom-decode-worker.js';
+import { DicomReadError, type DicomErrorCode } from './errors.js';
+
+/**
+ * Worker threads that decode a block's files in parallel into shared memory. They start on
+ * the first large block and stay (unreferenced: they never keep the process alive), for
+ * starting a thread costs more than decoding a small series.
+ */
+interface PoolWorker {
+  worker: Worker;
+}
+
+let pool: PoolWorker[] | undefined;
+const waiting = new Map<number, { resolve: (answer: DecodeAnswer) => void; reject: (err: Error) => void }>();
+let nextId = 0;
+
+function startWorker(): PoolWorker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './dicom-decode-worker.ts' : './dicom-decode-worker.js', import.meta.url).href;
+  // Node 20 does not pass `--import` hooks on to workers: from source, the worker registers tsx itself.
+  const code = fromSource
+    ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`
+    : `import(${JSON.stringify(entry)})`;
+  const worker = new Worker(code, { eval: true });
+  worker.unref();
+  worker.on('message', (answer: DecodeAnswer) => {
+    const done = waiting.get(answer.id);
+    waiting.delete(answer.id);
+    done?.resolve(answer);
+  });
+  // A thread that dies takes the pool with it: what waits fails, the next block starts anew.
+  worker.on('error', (err) => {
+    pool = undefined;
+    for (const [id, done] of waiting) {
+      waiting.delete(id);
+      done.reject(err);
+    }
+  });
+  return { worker };
+}
+
+/** How many threads decode: the machine's cores, at most 4. */
+export function poolSize(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/** Decodes the jobs on the pool; resolves with each job's value range and the first job's type. */
+export async function decodeOnPool(
+  jobs: Array<Omit<DecodeJob, 'id'>>,
+): Promise<{ min: number; max: number; firstType: string }> {
+  pool ??= Array.from({ length: poolSize() }, startWorker);
+  const workers = pool;
+  for (const w of workers) w.worker.ref();
+  let min = Infinity;
+  let max = -Infinity;
+  let firstType = '';
+  let next = 0;
+  let failure: DicomReadError | undefined;
+  try {
+    await Promise.all(
+      workers.map(async (w) => {
+        while (next < jobs.length && failure === undefined) {
+          const index = next++;
+          const id = nextId++;
+          const answer = await new Promise<DecodeAnswer>((resolve, reject) => {
+            waiting.set(id, { resolve, reject });
+            w.worker.postMessage({ ...jobs[index]!, id });
+          });
+          if ('error' in answer) {
+            failure ??= new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
+            return;
+          }
+          if (answer.min < min) min = answer.min;
+          if (answer.max > max) max = answer.max;
+          if (index === 0) firstType = answer.type;
+        }
+      }),
+    );
+  } finally {
+    for (const w of workers) w.worker.unref();
+  }
+  if (failure) throw failure;
+  return { min, max, firstType };
+}
