@@ -167,7 +167,7 @@ function compileRoot(
       id: name,
       name,
       ...(study ? { study: interner.value(study.fields) } : {}),
-      inputs: interner.value([...state.inputs]),
+      inputs: interner.value([...new Set([...state.inputs, ...(study?.inputs ?? [])])]),
       outputs: interner.value([...state.outputs.keys()]),
       steps: interner.value(steps),
     });

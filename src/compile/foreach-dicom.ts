@@ -124,7 +124,7 @@ function seriesCase(s: Named): Study {
     files: s.series.files,
   };
   for (const k of CASE_KEYWORDS) fields[k] = s.series.keywords[k] ?? '';
-  return { name: s.name, fields };
+  return { name: s.name, fields, inputs: s.series.paths };
 }
 
 /**
@@ -156,7 +156,7 @@ function studyCases(all: readonly Named[], matching: readonly Named[], root: str
       const v = values(k);
       fields[k] = v.length === 1 ? v[0] : v.join('\\');
     }
-    return { name, fields };
+    return { name, fields, inputs: members.flatMap((m) => m.series.paths) };
   });
 }
 

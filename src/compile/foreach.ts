@@ -9,6 +9,8 @@ import { glob } from './glob.js';
 export interface Study {
   name: string;
   fields: Record<string, unknown>;
+  /** Data files the study's case reads beyond those its steps name (a DICOM series' other files), for resume hashes. */
+  inputs?: string[];
 }
 
 export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json', 'dicom'] as const;

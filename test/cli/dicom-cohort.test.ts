@@ -3,7 +3,7 @@
 // read the study's fields; loading the series is the reader's to test.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { RunResultTree } from '../../src/result/result.js';
 import { writeDicom } from '../helpers/dicom-headers.js';
-import { PATIENT_A, UID, writeExport } from '../helpers/dicom-trees.js';
+import { PATIENT_A, UID, copyDicomdirTests, writeExport } from '../helpers/dicom-trees.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = join(root, 'src', 'cli', 'main.ts');
@@ -66,6 +66,18 @@ test('wbplay plan lists one case per series of the export', async () => {
   assert.equal(r.stdout.match(/^Case [0-9a-f]{10}-(CT|MR)\d-[0-9a-f]{6} /gm)?.length, 4);
 });
 
+test('wbplay plan shows a mistake in the DICOM source at its line and column, and exits 2', async () => {
+  await writeFile(
+    join(dir, 'bad.yaml'),
+    'version: 1\nforeach:\n  dicom: export\n  where: { Modalty: CT }\n  pre: series\nsteps:\n  - wait: { ms: 1 }\n',
+  );
+  const r = await wbplay(['plan', 'bad.yaml']);
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  const text = r.stdout + r.stderr;
+  assert.match(text, /--> bad\.yaml:4:21[\s\S]*did you mean `Modality`\?/);
+  assert.match(text, /--> bad\.yaml:5:3/);
+});
+
 test('a report holds the DICOM fields the playbook uses and no other: no patient ID unless asked for', async () => {
   const r = await wbplay(['run', 'cohort.yaml', '--out', 'private', '--reporter', 'line,json,junit,html']);
   assert.equal(r.code, 0, r.stderr);
@@ -105,7 +117,7 @@ test('shards split a DICOM cohort: disjoint, together the whole, the same on eve
   );
 });
 
-test('resume: a second run skips the series done; a series added to the export runs alone', async () => {
+test('resume: a second run skips the series done; a series added to the export runs alone, and so does one whose slice changed', async () => {
   const first = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(first.code, 0, first.stderr);
   const again = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
@@ -126,4 +138,44 @@ test('resume: a second run skips the series done; a series added to the export r
   const result = await report('resume');
   assert.deepEqual(result.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
   assert.match(result.cases.find((c) => c.status === 'passed')?.id ?? '', /-PT1-/);
+  // A slice that is not the series' first file changes: its series runs again, alone.
+  writeDicom(join(dir, 'export', 'A', 'arterial', 'IM3'), {
+    attrs: {
+      StudyInstanceUID: UID.studyA,
+      SeriesInstanceUID: UID.ctArterial,
+      Modality: 'CT',
+      SeriesNumber: 2,
+      InstanceNumber: 9,
+    },
+  });
+  const fourth = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
+  assert.equal(fourth.code, 0, fourth.stderr);
+  const last = await report('resume');
+  assert.deepEqual(last.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
+  assert.match(last.cases.find((c) => c.status === 'passed')?.id ?? '', /-CT2-/);
+});
+
+test("end to end on pydicom's multi-patient tree: each case's file loads, on the reference workbench, the series the case names", async (t) => {
+  if (!copyDicomdirTests(join(dir, 'dicomdirtests'))) {
+    if (process.env.CI === 'true') assert.fail('python3-pydicom is not installed; .ci/run installs it');
+    t.skip('python3-pydicom is not installed here (CI installs it)');
+    return;
+  }
+  await writeFile(
+    join(dir, 'e2e.yaml'),
+    `version: 1
+foreach:
+  dicom: dicomdirtests
+  where: { Modality: [CT, MR] }
+steps:
+  - load: { file: "\${study.path}", as: image }
+  - expect_state: { of: "node:image", equals: { properties: { "DICOM.0020.000E": { values: [{ value: "\${study.SeriesInstanceUID}" }] } } } }
+  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}.png", width: 64, height: 64 }
+`,
+  );
+  const r = await wbplay(['run', 'e2e.yaml', '--out', 'e2e', '--reporter', 'line']);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const result = await report('e2e');
+  assert.deepEqual(result.summary, { total: 10, passed: 10, failed: 0, error: 0, skipped: 0 });
+  for (const c of result.cases) assert.ok((await stat(join(dir, 'e2e', `${c.id}.png`))).size > 0);
 });

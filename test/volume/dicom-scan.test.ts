@@ -27,6 +27,10 @@ test('a scan finds each series by content: extension-less files, a bare data set
   assert.deepEqual(scan.counts, { files: 15, dicom: 11, notSeries: 2 });
   const ct = scan.series[0]!;
   assert.equal(ct.dir, join(tree, 'A', 'arterial'));
+  assert.deepEqual(
+    ct.paths.map((p) => relative(tree, p)),
+    ['A/arterial/IM1', 'A/arterial/IM2', 'A/arterial/IM3'],
+  );
   assert.equal(ct.keywords.SeriesNumber, 2);
   assert.equal(ct.keywords.Rows, 4);
   assert.equal(ct.keywords.StudyDate, '20240105');

@@ -21,6 +21,8 @@ export interface DicomSeries {
   dir: string;
   /** How many files of the series the folder holds. */
   files: number;
+  /** Those files, by name: what a load of the series reads (and what a resume should hash). */
+  paths: string[];
   /** The keywords of its first file (see scan-keywords.ts); absent attributes are empty text. */
   keywords: DicomKeywords;
 }
@@ -66,8 +68,10 @@ export function scanDicomFolder(folder: string, options: ScanOptions): DicomScan
       }
       const key = `${header.seriesUid}\0${dir}`;
       const known = groups.get(key);
-      if (known) known.files++;
-      else groups.set(key, { path, dir, files: 1, keywords: header.keywords ?? {} });
+      if (known) {
+        known.files++;
+        known.paths.push(path);
+      } else groups.set(key, { path, dir, files: 1, paths: [path], keywords: header.keywords ?? {} });
     }
     for (const sub of subdirs) {
       const real = realDir(sub);
