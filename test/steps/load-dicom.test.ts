@@ -13,6 +13,8 @@ import { compilePlaybook } from '../../src/compile/index.js';
 import { load, type LoadArgs } from '../../src/steps/load.js';
 import type { StepOutcome, StepRunContext } from '../../src/steps/run-context.js';
 import { writeDicomSeries } from '../../src/volume/dicom/write.js';
+import { DICOM_SEG_FILE, writeDemoDicom } from '../../src/sim/demo-dicom.js';
+import { labelPhantom, nominalStudy } from '../../src/sim/phantom.js';
 import { readImageBytes } from '../../src/volume/read-image.js';
 import type { Volume } from '../../src/volume/volume.js';
 import { startTestWorkbench, type TestWorkbench } from '../helpers/workbench.js';
@@ -267,4 +269,32 @@ steps:
   );
   assert.match(diagnostics[0]!.hint ?? '', /patient's name and birth date are never read/);
   assert.match(diagnostics[1]!.message, /item 2 of `SeriesNumber`/);
+});
+
+test('a DICOM SEG on a workbench that cannot read it arrives as one multi-label segmentation with its labels', async () => {
+  const demo = join(dir, 'demo');
+  await writeDemoDicom(demo);
+  const wb = await startTestWorkbench({ allowedDirs: [elsewhere] });
+  try {
+    const ran = await runLoad(wb, { file: join(demo, DICOM_SEG_FILE) });
+    assert.equal((ran.outcome.resolvedArgs as { sent: string }).sent, 'nrrd');
+    const data = await wb.call('GET', `/datastorage/nodes/${ran.uid}/data`, {
+      headers: { 'x-mitk-transfer-mode': 'direct' },
+    });
+    const sent = readImageBytes(new Uint8Array(data.bytes), 'nrrd');
+    const labels = sent.segmentation?.groups.flatMap((g) => g.labels.map((l) => [l.value, l.name])) ?? [];
+    assert.deepEqual(labels, [
+      [1, 'tumour'],
+      [2, 'organ'],
+    ]);
+    // As dcmqi does, the segmentation spans the slices its frames lie on, at their positions.
+    const truth = labelPhantom(nominalStudy(1));
+    const count = (v: Volume, value: number): number => v.frames[0]!.filter((x) => x === value).length;
+    assert.deepEqual([sent.dims[0], sent.dims[1]], [96, 96]);
+    assert.deepEqual([count(sent, 1), count(sent, 2)], [count(truth, 1), count(truth, 2)]);
+    const firstLabelled = Math.floor(truth.frames[0]!.findIndex((x) => x !== 0) / (96 * 96));
+    assert.equal(sent.origin[2], truth.origin[2] + firstLabelled * truth.spacing[2]);
+  } finally {
+    await wb.stop();
+  }
 });
