@@ -44,7 +44,9 @@ export async function dicomFileToLoad(
 ): Promise<string | undefined> {
   const info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) return pickSeries(file, where).path;
-  if (info === undefined || format !== undefined) {
+  // A missing file is the upload's to report (FILE_NOT_FOUND, with the folder it looked in).
+  if (info === undefined) return undefined;
+  if (format !== undefined) {
     if (where) throw whereOnFile(file);
     return undefined;
   }
