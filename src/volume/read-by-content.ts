@@ -79,14 +79,22 @@ function knownExtension(format: string): boolean {
 
 /**
  * DICOM errors in the workbench's codes: what yields no image (not DICOM, a folder without a
- * DICOM image, an object without pixels) is 415 like any format not read; a DICOM image that
- * fails to read (truncated, corrupt, an unsupported transfer syntax) is 422.
+ * DICOM image, an object without pixels) is 415 like any format not read here; a DICOM image
+ * that fails to read (truncated, corrupt, an unsupported transfer syntax) is 422. MITK's REST
+ * server (`DataStorageController::LoadDataFromFile`) answers 422 whenever `IOUtil::Load`
+ * throws, "no reader" included, and 415 only for a load that returns nothing; the 415 for a
+ * file no reader takes is this workbench's older rule for every format, kept alike here.
  */
 async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promise<DicomRead[]> {
   try {
     return await read();
   } catch (err) {
-    if (!(err instanceof DicomReadError)) throw err;
+    // Hostile bytes can make a library throw anything; the answer is still about the file.
+    if (!(err instanceof DicomReadError))
+      throw new ImageReadError(
+        'FILE_READ_ERROR',
+        `${shownName}: cannot be read as DICOM (${err instanceof Error ? err.message : String(err)})`,
+      );
     const name = err.file.includes('wbplay-upload-') ? shownName : err.file;
     throw new ImageReadError(
       err.code === 'NOT_DICOM' || err.code === 'NO_IMAGE' ? 'UNSUPPORTED_FORMAT' : 'FILE_READ_ERROR',

@@ -25,6 +25,13 @@ export async function readBlockVolume(
   const depth = timeSteps[0]!.reduce((n, h) => n + h.frames, 0);
   const perStep = first.rows * first.columns * depth;
   const total = perStep * timeSteps.length;
+  // A header may claim any size; refuse what cannot be held before allocating it.
+  if (!Number.isSafeInteger(total) || total > 2 ** 30)
+    throw new DicomReadError(
+      'UNSUPPORTED_PIXEL_DATA',
+      first.file,
+      `describes ${first.columns}x${first.rows}x${depth}x${timeSteps.length} voxels, more than this reader holds`,
+    );
   const pooled = total >= POOL_VOXELS && timeSteps.flat().length > 1 && poolSize() > 1;
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
     pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);

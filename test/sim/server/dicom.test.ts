@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import dicomParser from 'dicom-parser';
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { readImageBytes } from '../../../src/volume/read-image.js';
@@ -200,6 +200,39 @@ test("a colour DICOM (pydicom's SC_rgb_rle.dcm) downloads as an RGB NRRD holding
       assert.match(header, /^kinds: RGB-color domain domain domain$/m);
       const samples = gunzipSync(data.bytes.subarray(end + 2));
       assert.ok(samples.equals(raw.subarray(pixels.dataOffset, pixels.dataOffset + pixels.length)));
+    });
+  });
+});
+
+test('hostile DICOM bytes (CT_small.dcm cut short at every kind of place, bytes overwritten) never get a 5xx', async (t) => {
+  await withSeriesDir(t, [], async (dir, files) => {
+    const good = await readFile(join(files, 'CT_small.dcm'));
+    await withWorkbench({}, async (wb) => {
+      const variants: Array<[string, Uint8Array]> = [];
+      for (const cut of [133, 140, 200, 400, 800, 1500, 3000, good.length - 1000, good.length - 1])
+        variants.push([`cut-${cut}.dcm`, good.subarray(0, cut)]);
+      for (let k = 0; k < 12; k++) {
+        const bytes = new Uint8Array(good);
+        // Overwrite a run of bytes in the data set with values that make lengths and tags absurd.
+        const at = 140 + ((k * 977) % 1800);
+        bytes.fill(k % 2 === 0 ? 0xff : 0x7f, at, at + 6);
+        variants.push([`flip-${k}.dcm`, bytes]);
+      }
+      for (const [name, bytes] of variants) {
+        // Each in a folder of its own: a file reference reads the file's series from its folder.
+        const own = join(dir, name.replace('.dcm', ''));
+        await mkdir(own);
+        await writeFile(join(own, name), bytes);
+        const a = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: join(own, name) } } });
+        assert.ok(a.status === 201 || (a.status >= 400 && a.status < 500), `${name}: ${a.status} ${a.text}`);
+        if (a.status !== 201) assert.match(a.json.error.message, new RegExp(name.replace('.', '\\.')), name);
+        const b = await wb.call('POST', '/datastorage/nodes', {
+          body: bytes,
+          headers: { 'content-type': OCTET, 'content-disposition': `attachment; filename="${name}"` },
+        });
+        assert.ok(b.status === 201 || (b.status >= 400 && b.status < 500), `${name} uploaded: ${b.status} ${b.text}`);
+      }
+      assert.equal((await wb.call('GET', '/health')).status, 200);
     });
   });
 });

@@ -12,13 +12,13 @@ const PYTHONS = ['/usr/bin/python3', 'python3'];
 
 let python: string | undefined | null = null;
 
-/** A Python with pydicom, or undefined. */
+/** A Python with pydicom and numpy (the synthetic series need both), or undefined. */
 export function pythonWithPydicom(): string | undefined {
   if (python !== null) return python;
   python = undefined;
   for (const candidate of PYTHONS) {
     try {
-      execFileSync(candidate, ['-c', 'import pydicom'], { stdio: 'ignore' });
+      execFileSync(candidate, ['-c', 'import pydicom, numpy'], { stdio: 'ignore' });
       python = candidate;
       break;
     } catch {
@@ -59,7 +59,7 @@ export function needs(t: TestContext, missing: string | undefined): boolean {
 /** What a test needs from the reference parts, or why it cannot run. */
 export function referenceParts(tools: string[] = []): { files?: string; python?: string; missing?: string } {
   const py = pythonWithPydicom();
-  if (py === undefined) return { missing: 'python3-pydicom' };
+  if (py === undefined) return { missing: 'python3-pydicom with numpy' };
   const files = pydicomTestFiles();
   if (files === undefined) return { missing: "pydicom's test files" };
   for (const tool of tools) if (!hasTool(tool)) return { missing: tool };
