@@ -154,3 +154,13 @@ test('a file cut at any byte is skipped or read, never a crash', () => {
   assert.ok(scan.series.length <= 1);
   assert.ok(scan.series.every((s) => s.keywords.SeriesInstanceUID === UID.ctVenous));
 });
+
+test('a raw volume whose first voxel reads like a DICOM tag is no data set', () => {
+  const raw = join(dir, 'raw');
+  mkdirSync(raw);
+  const voxels = new Uint16Array(64 * 1024).map((_, i) => (i * 7919) % 4096);
+  voxels[0] = 8; // (0008,xxxx) to a reader that looks at two bytes alone
+  writeFileSync(join(raw, 'volume.raw'), voxels);
+  const scan = scanDicomFolder(raw, { recursive: false });
+  assert.deepEqual(scan.counts, { files: 1, dicom: 0, notSeries: 0 });
+});

@@ -18,7 +18,12 @@ export interface Header {
   keywords?: DicomKeywords;
 }
 
-/** Measured on headers of CT, MR and CR files (2-12 KiB): one read holds nearly all of them. */
+/**
+ * Most image headers are 1-12 KiB (CT_small's 6.3, MR_small's 1.5). On 1,000 files of a 512x512
+ * CT (520 KB each), scanned five times in three alternating rounds on a busy machine, the median
+ * scan took 176-279 ms reading 16 KiB first, 200-480 ms with 8 KiB, 240-407 ms with 64 KiB and
+ * 511 ms reading whole files (4 KiB: 817 ms, as every header then needs a second read).
+ */
 export const FIRST_READ = 16 * 1024;
 const PIXEL_DATA = 'x7fe00010';
 const PIXEL_TAGS = [PIXEL_DATA, 'x7fe00008', 'x7fe00009'];
@@ -88,13 +93,37 @@ const IMPLICIT_LE = '1.2.840.10008.1.2';
 const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 const EXPLICIT_BE = '1.2.840.10008.1.2.2';
 
-/** The transfer syntax of a data set without preamble, from its first tag and VR; undefined: not one. */
+/**
+ * The transfer syntax of a data set without preamble, from its first two elements; undefined:
+ * not one. Two elements, not one: a raw volume whose first voxel is 8 starts like a data set too,
+ * and taking it for one would read all of it. The first element must have an even length, as
+ * DICOM's do, and the second tag must follow it in the group order data sets are written in.
+ */
 function bareSyntax(b: Uint8Array): string | undefined {
-  if (b.length < 8) return undefined;
+  if (b.length < 16) return undefined;
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const vr = (i: number): boolean => isUpper(b[i]) && isUpper(b[i + 1]);
-  if (b[1] === 0 && (b[0] === 0x08 || b[0] === 0x02)) return vr(4) ? EXPLICIT_LE : IMPLICIT_LE;
-  if (b[0] === 0 && (b[1] === 0x08 || b[1] === 0x02) && vr(4)) return EXPLICIT_BE;
+  const follows = (at: number, little: boolean): boolean => {
+    if (at % 2 === 1 || at + 2 > b.length) return false;
+    const group = view.getUint16(at, little);
+    return group >= view.getUint16(0, little) && group <= 0x7fe0;
+  };
+  const first = (little: boolean): number => view.getUint16(0, little);
+  if (first(true) === 0x0008 || first(true) === 0x0002) {
+    if (vr(4)) return !LONG_VRS.has(vrAt(b, 4)) && follows(8 + view.getUint16(6, true), true) ? EXPLICIT_LE : undefined;
+    const length = view.getUint32(4, true);
+    return length < b.length && follows(8 + length, true) ? IMPLICIT_LE : undefined;
+  }
+  if ((first(false) === 0x0008 || first(false) === 0x0002) && vr(4) && !LONG_VRS.has(vrAt(b, 4)))
+    return follows(8 + view.getUint16(6, false), false) ? EXPLICIT_BE : undefined;
   return undefined;
+}
+
+/** VRs whose length takes four bytes after two reserved ones; no data set starts with one. */
+const LONG_VRS = new Set(['OB', 'OD', 'OF', 'OL', 'OW', 'SQ', 'UC', 'UN', 'UR', 'UT']);
+
+function vrAt(b: Uint8Array, i: number): string {
+  return String.fromCharCode(b[i] ?? 0, b[i + 1] ?? 0);
 }
 
 function isUpper(c: number | undefined): boolean {
