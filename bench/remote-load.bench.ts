@@ -1,3 +1,4 @@
+// (Not named dicom-*: `npm run bench -- dicom` runs the reader's targets and the scan's alone.)
 // `load` of the 300-slice 512×512 CT series (bench/dicom-series.ts) on a workbench that cannot
 // read the files (its allowed directories elsewhere, as on another machine), where the series is
 // read here and sent as one NRRD, against the same load on a workbench that reads the files
@@ -53,7 +54,7 @@ async function loadOnce(file: string, allowedDirs: string[]): Promise<{ ms: numb
 export default async function bench(): Promise<void> {
   const py = python();
   if (py === undefined) {
-    console.log('dicom-remote: python3 with pydicom and numpy is not installed; nothing measured');
+    console.log('remote-load: python3 with pydicom and numpy is not installed; nothing measured');
     return;
   }
   const { raw } = await benchSeries(join(root, '.bench-tmp', 'dicom'), py);
