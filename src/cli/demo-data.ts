@@ -1,10 +1,25 @@
 import { wholeNumber, type RegisterCommand } from './command.js';
 import { EXIT, fail } from './errors.js';
 
+/** The single study's DICOM export and the DICOM tree, told in three lines rather than a line a file. */
+async function writeDicomExport(dir: string, seed: number): Promise<void> {
+  const { writeDemoDicom } = await import('../sim/demo-dicom.js');
+  const dicom = await writeDemoDicom(dir, seed);
+  console.log(`wrote ${dicom.ct.dir}/ (DICOM CT series, ${dicom.ct.slices} slices)`);
+  console.log(`wrote ${dicom.seg} (DICOM SEG of the tumour and the organ)`);
+  const { patients, studies, series } = dicom.tree;
+  const files = series.reduce((n, s) => n + s.files, 0);
+  console.log(
+    `wrote ${dicom.tree.dir}/ (DICOM: ${patients} patients, ${studies} studies, ${series.length} series, ${files} files)`,
+  );
+}
+
 export const registerDemoData: RegisterCommand = (program, setExitCode) => {
   program
     .command('demo-data')
-    .description('write synthetic studies (CT with a tumour and its label image, MR, 4D perfusion) as NRRD and NIfTI')
+    .description(
+      'write synthetic studies (CT with a tumour and its label image, MR, 4D perfusion) as NRRD and NIfTI; a single study also as DICOM, with a small tree of DICOM studies',
+    )
     .argument('<dir>', 'output directory, created if missing; only the demo files are written into it')
     .option(
       '--cohort <n>',
@@ -45,6 +60,7 @@ export const registerDemoData: RegisterCommand = (program, setExitCode) => {
           console.log(
             `wrote ${result.studies.length} studies, index in ${dir}/studies.csv, ${dir}/studies.json and ${dir}/studies.xlsx`,
           );
+        else await writeDicomExport(dir, seed);
         setExitCode(EXIT.ok);
       } catch (err) {
         if (err instanceof DemoDataOptionError)

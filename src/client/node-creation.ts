@@ -123,11 +123,11 @@ async function createDirect(t: Transport, path: string, opts: CreateNodeOptions)
  * refused before sending when the server restricts paths and the file lies outside them;
  * an automatic choice falls back to direct in that case instead.
  */
-async function transferFor(
+export async function transferFor(
   t: Transport,
   discovery: Discovery,
   file: string,
-  call: CreateNodeOptions,
+  call: CallOptions & { transfer?: TransferMode },
 ): Promise<TransferMode> {
   let mode: TransferMode = call.transfer ?? 'direct';
   if (call.transfer === undefined && isOwnMachine(t.root.hostname)) {

@@ -1,5 +1,12 @@
 import type { Discovery } from './discovery.js';
-import { createNode, nodePath, type CreatedNode, type CreateNodeOptions, type TransferMode } from './node-creation.js';
+import {
+  createNode,
+  nodePath,
+  transferFor,
+  type CreatedNode,
+  type CreateNodeOptions,
+  type TransferMode,
+} from './node-creation.js';
 import { WorkbenchApiError, WorkbenchUsageError } from './errors.js';
 import { MAX_DATA_BYTES, MAX_LIST_PAGES } from './limits.js';
 import { bad, Fields, header, isRec, node, parseEnvelope, parseJson } from './parse.js';
@@ -83,6 +90,15 @@ export class Nodes {
    */
   create(opts: CreateNodeOptions = {}): Promise<CreatedNode> {
     return createNode(this.t, this.discovery, opts);
+  }
+
+  /**
+   * How `create` would send this file: by reference when the workbench can read it (on this
+   * machine, inside its allowed directories), else as bytes. A caller that must not send the
+   * file as it is (one file of a DICOM series) asks first and sends something else instead.
+   */
+  transferFor(file: string, opts: CallOptions & { transfer?: TransferMode } = {}): Promise<TransferMode> {
+    return transferFor(this.t, this.discovery, file, opts);
   }
 
   /** Moves a node under another parent, or to the top level with null. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { slashes } from './portable-path.js';
 
 export interface HashRecord {
@@ -21,7 +22,11 @@ export class FileHasher {
     for (const [path, record] of Object.entries(seed)) this.known.set(slashes(path), record);
   }
 
-  /** The hash of a file, or undefined when it does not exist. */
+  /**
+   * The hash of a file, or undefined when it does not exist or cannot be read. A folder (a DICOM series given as
+   * its folder) hashes as the names and hashes of the files directly in it, which is what a
+   * workbench reads of a folder.
+   */
   async hash(path: string): Promise<string | undefined> {
     let st;
     try {
@@ -29,11 +34,27 @@ export class FileHasher {
     } catch {
       return undefined;
     }
+    if (st.isDirectory()) return this.hashFolder(path);
     const cached = this.known.get(slashes(path));
     if (cached && cached.size === st.size && cached.mtimeMs === st.mtimeMs) return cached.sha256;
-    const sha256 = await hashStream(path);
+    // A file that cannot be read (no permission) is as good as missing here; the step that
+    // reads it says what is wrong, where a rejected hash would have taken the run down.
+    const sha256 = await hashStream(path).catch(() => undefined);
+    if (sha256 === undefined) return undefined;
     this.known.set(slashes(path), { size: st.size, mtimeMs: st.mtimeMs, sha256 });
     return sha256;
+  }
+
+  private async hashFolder(dir: string): Promise<string> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    const h = createHash('sha256');
+    for (const name of entries
+      .filter((e) => e.isFile())
+      .map((e) => e.name)
+      .sort()) {
+      h.update(`${name}\0${(await this.hash(join(dir, name))) ?? 'missing'}\n`);
+    }
+    return h.digest('hex');
   }
 
   /** Records the hash of bytes just written to `path`, so it is not read back. */

@@ -3,6 +3,7 @@ import { dirname, extname, join } from 'node:path';
 import type { Camera, NodeInfo, Vec3 } from '../api/wire.js';
 import type { WorkbenchClient } from '../client/index.js';
 import { portableLink } from '../files/portable-path.js';
+import { dicomSourceOf } from './dicom-source.js';
 import { displayOf, imageFields, sameNumbers, windowLevelWindow, type Display } from './node-display.js';
 
 export interface RecordOptions {
@@ -50,7 +51,7 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
       warnings.push(`${node.name}: its parent was not reproduced, so it is not either`);
       continue;
     }
-    let file = options.map?.get(node.name);
+    let file = options.map?.get(node.name) ?? (await dicomSourceOf(client, node.uid));
     if (file === undefined) {
       try {
         const data = await client.nodes.getData(node.uid);

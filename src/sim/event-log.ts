@@ -17,6 +17,8 @@ export interface WorkbenchEvent {
   latency_ms?: number;
   /** An unexpected failure behind a 500 (name and message, never a stack). */
   error?: string;
+  /** How the data of a node upload came: its bytes (`direct`) or a path read here (`file-reference`). */
+  transfer?: 'direct' | 'file-reference';
 }
 
 /** How many of the latest requests the log keeps in memory. */

@@ -86,9 +86,28 @@ export function createHandler(ctx: HandlerContext): Handle {
     if (fault.kind) event.fault = fault.kind;
     if (fault.latencyMs > 0) event.latency_ms = fault.latencyMs;
     if (error !== undefined) event.error = error;
+    const transfer = uploadTransfer(req);
+    if (transfer !== undefined) event.transfer = transfer;
     ctx.events.record(event);
     return res;
   };
+}
+
+/**
+ * How a request that sends node data sends it, told from the request alone (the routes need not
+ * report it): raw bytes, or JSON naming a file. A client's choice between the two is what a test
+ * of a workbench on another machine looks for.
+ */
+function uploadTransfer(req: SimRequest): WorkbenchEvent['transfer'] {
+  if (
+    (req.method !== 'POST' && req.method !== 'PUT') ||
+    !/\/datastorage\/nodes(\/[^/]+\/(children|data))?$/.test(req.path)
+  )
+    return undefined;
+  if (!(req.headers['content-type'] ?? '').includes('json')) return req.body.length > 0 ? 'direct' : undefined;
+  return Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).includes('"file_path"')
+    ? 'file-reference'
+    : undefined;
 }
 
 async function respond(ctx: HandlerContext, req: SimRequest, transport: TransportInfo): Promise<SimResponse> {

@@ -4,6 +4,10 @@ import { displayFields, type DisplayFields, type RawDisplay } from './display-fi
 import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
+import { checkWhere, type Where } from '../volume/dicom/where.js';
+
+/** Files read by their name's format; any other file is looked into for DICOM. */
+const IMAGE_EXTENSIONS = /\.(nrrd|nhdr|nii|nii\.gz|mha|mhd|png|jpe?g|vtk|vtp|stl|obj|ply|mitklabel|json)$/i;
 
 export const TRANSFER_MODES = ['auto', 'direct', 'file-reference'] as const;
 
@@ -15,6 +19,8 @@ export interface LoadArgs {
   /** `auto` lets the runner choose: file reference when the workbench shares this machine, else bytes. */
   transfer: (typeof TRANSFER_MODES)[number];
   format?: string;
+  /** With a folder of DICOM files: the DICOM keywords that pick its one series to load. */
+  where?: Where;
   visible?: boolean;
   opacity?: number;
   color?: [number, number, number];
@@ -30,6 +36,7 @@ interface LoadRaw extends RawDisplay {
   parent?: string;
   transfer?: LoadArgs['transfer'];
   format?: string;
+  where?: Where;
   visible?: boolean;
   opacity?: number;
   color?: [number, number, number];
@@ -51,7 +58,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       parent: ref('node'),
       transfer: {
         description:
-          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes.',
+          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes. A DICOM series is never sent file by file: its bytes are the series read here and sent as one NRRD.',
         enum: [...TRANSFER_MODES],
         default: 'auto',
       },
@@ -59,6 +66,18 @@ export const load: StepDefinition<'load', LoadArgs> = {
         description: 'Data format hint, when the file extension does not say it.',
         type: 'string',
         minLength: 1,
+      },
+      where: {
+        description:
+          'With a folder of DICOM files as `file`: the DICOM keywords that pick its one series, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; none or several matching is an error that lists the series.',
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: {
+          anyOf: [
+            { type: ['string', 'number'] },
+            { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
+          ],
+        },
       },
       visible: {
         description: "Whether the node is shown in every window (default: the workbench's).",
@@ -77,6 +96,13 @@ export const load: StepDefinition<'load', LoadArgs> = {
   compile(raw, ctx) {
     const r = raw as LoadRaw;
     const parent = r.parent !== undefined ? ctx.node(r.parent, ['parent']) : undefined;
+    for (const p of r.where ? checkWhere(r.where) : [])
+      ctx.error(
+        'BAD_VALUE',
+        ['where', p.key, ...(p.index === undefined ? [] : [p.index])],
+        p.message,
+        "where selects on the DICOM keywords of a series' headers (docs/dicom.md); the patient's name and birth date are never read",
+      );
     const args: LoadArgs = {
       file: ctx.inputFile(r.file, ['file']),
       ...(r.as !== undefined ? { as: r.as } : {}),
@@ -84,6 +110,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       ...(parent ? { parent } : {}),
       transfer: r.transfer ?? 'auto',
       ...(r.format !== undefined ? { format: r.format } : {}),
+      ...(r.where !== undefined ? { where: r.where } : {}),
       ...(r.visible !== undefined ? { visible: r.visible } : {}),
       ...(r.opacity !== undefined ? { opacity: r.opacity } : {}),
       ...(r.layer !== undefined ? { layer: r.layer } : {}),
@@ -100,7 +127,11 @@ export const load: StepDefinition<'load', LoadArgs> = {
       import('../client/display-patch.js'),
     ]);
     const parent = a.parent ? await ctx.resolveNode(a.parent) : undefined;
-    const name = a.name ?? splitFileName(a.file).stem;
+    // DICOM by content, whatever the file's name; the reader is loaded only for files that may be.
+    const maybeDicom = a.where !== undefined || (a.format === undefined && !IMAGE_EXTENSIONS.test(a.file));
+    const dicomLoad = maybeDicom ? await import('./load-dicom.js') : undefined;
+    const dicomFile = await dicomLoad?.dicomFileToLoad(a.file, a.where, a.format);
+    const name = a.name ?? (dicomFile !== undefined ? dicomLoad!.dicomNodeName(dicomFile) : splitFileName(a.file).stem);
     const properties = {
       [MARKER_PROPERTY]: ctx.marker,
       ...displayPatch(dropUndefined({ visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer })),
@@ -108,10 +139,33 @@ export const load: StepDefinition<'load', LoadArgs> = {
     const earlier = ctx.attempt > 1 ? await findEarlier(ctx) : undefined;
     let uid = earlier?.uid;
     let refused: string[] = [];
+    let sent: { sent: 'file-reference' | 'nrrd'; file: string; slices?: number } | undefined;
     if (earlier?.bare) {
       // Its bytes arrived but not its properties: they are set now.
       const patched = await ctx.client.properties.patch(earlier.uid, { name, ...properties }, { signal: ctx.signal });
       refused = patched.failed.map((f) => f.property);
+    }
+    if (uid === undefined && dicomLoad !== undefined && dicomFile !== undefined) {
+      const created = await dicomLoad.createDicomNode(ctx.client, {
+        file: dicomFile,
+        name,
+        properties,
+        provisionalName: ctx.marker,
+        ...(parent !== undefined ? { parent } : {}),
+        transfer: a.transfer,
+        signal: ctx.signal,
+      });
+      uid = created.uid;
+      refused = created.failed;
+      sent = {
+        sent: created.sent,
+        file: dicomFile,
+        ...(created.slices !== undefined ? { slices: created.slices } : {}),
+      };
+      if (created.sent === 'nrrd')
+        ctx.notice(
+          `the workbench cannot read ${dicomFile}: the series was read here and sent as NRRD, ${created.slices} slices`,
+        );
     }
     if (uid === undefined) {
       // Name, marker and display in the request that makes the node: one exchange when the
@@ -136,7 +190,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
     if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
     return {
       status: 'passed',
-      resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid },
+      resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid, ...sent },
     };
   },
   describe(a) {
@@ -146,7 +200,8 @@ export const load: StepDefinition<'load', LoadArgs> = {
     ]
       .filter(Boolean)
       .join(', ');
-    return `load ${showFile(a.file)}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
+    const where = a.where ? ` where ${JSON.stringify(a.where)}` : '';
+    return `load ${showFile(a.file)}${where}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };
 

@@ -161,10 +161,13 @@ test('wbplay demo-data writes its files, prints them and leaves other files alon
     await writeFile(join(dir, 'notes.txt'), 'keep me');
     const single = cli(dir);
     assert.equal(single.status, 0, single.stderr);
-    assert.equal(single.stdout.trim().split('\n').length, STUDY_FILES.length);
+    // A file a line, then three for the DICOM export and tree (src/sim/demo-dicom.ts).
+    assert.equal(single.stdout.trim().split('\n').length, STUDY_FILES.length + 3);
     for (const file of STUDY_FILES) assert.match(single.stdout, new RegExp(`wrote .*${file.replace('.', '\\.')}`));
+    assert.match(single.stdout, /wrote .*dicom\/ct\/ \(DICOM CT series, 32 slices\)/);
+    assert.match(single.stdout, /wrote .*dicom-studies\/ \(DICOM: 3 patients, 4 studies, 5 series, 168 files\)/);
     assert.equal(await readFile(join(dir, 'notes.txt'), 'utf8'), 'keep me');
-    assert.deepEqual((await readdir(dir)).sort(), [...STUDY_FILES, 'notes.txt'].sort());
+    assert.deepEqual((await readdir(dir)).sort(), [...STUDY_FILES, 'dicom', 'dicom-studies', 'notes.txt'].sort());
 
     const cohort = cli(join(dir, 'cohort'), '--cohort', '2', '--seed', '3');
     assert.equal(cohort.status, 0, cohort.stderr);

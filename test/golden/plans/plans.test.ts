@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { compilePlaybook, formatPlan } from '../../../src/compile/index.js';
 import { writeDemoData } from '../../../src/sim/demo-data.js';
+import { writeDemoDicom } from '../../../src/sim/demo-dicom.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
@@ -18,6 +19,7 @@ let tmp = '';
 before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'wbplay-plans-'));
   await writeDemoData(join(tmp, 'demo'));
+  await writeDemoDicom(join(tmp, 'demo'));
   await writeDemoData(join(tmp, 'cohort'), { cohort: 3 });
 });
 
@@ -34,7 +36,7 @@ function mask(text: string): string {
     .replace(/[0-9a-f]{64}/g, '<sha256>');
 }
 
-const EXAMPLES: Record<string, string> = { quickstart: 'demo', figure: 'demo', regression: 'demo', cohort: 'cohort' };
+const EXAMPLES: Record<string, string> = { quickstart: 'demo', figure: 'demo', regression: 'demo', cohort: 'cohort', dicom: 'demo' };
 
 for (const [name, data] of Object.entries(EXAMPLES)) {
   test(`plan of playbooks/${name}.yaml`, async () => {
