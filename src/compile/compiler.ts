@@ -8,7 +8,6 @@ import {
 } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
-import { Interner } from './intern.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw, type Study } from './foreach.js';
 import { caseOnDemand } from './cohort-cases.js';
 import type { StageCase } from '../steps/post-run/post-run-stage.js';
@@ -155,7 +154,6 @@ function compileRoot(
   const stageCases: StageCase[] = [];
   const writers = new Map<string, string>();
   const reported = new Set<string>();
-  const interner = new Interner(studies.length > 1);
   for (const study of studies) {
     const { state, steps } = compileCase(check, study);
     const name = nameOf(study);
@@ -176,16 +174,21 @@ function compileRoot(
       }
     }
     if (onDemand) {
-      stageCases.push({ id: name, name, ...(study ? { study: study.fields } : {}), outputs: [...state.outputs.keys()] });
+      stageCases.push({
+        id: name,
+        name,
+        ...(study ? { study: study.fields } : {}),
+        outputs: [...state.outputs.keys()],
+      });
       continue;
     }
     cases.push({
       id: name,
       name,
-      ...(study ? { study: interner.value(study.fields) } : {}),
-      inputs: interner.value([...state.inputs]),
-      outputs: interner.value([...state.outputs.keys()]),
-      steps: interner.value(steps),
+      ...(study ? { study: study.fields } : {}),
+      inputs: [...state.inputs],
+      outputs: [...state.outputs.keys()],
+      steps,
     });
   }
   if (onDemand) {

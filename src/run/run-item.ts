@@ -122,7 +122,11 @@ export function notCompiled(item: RunItem, err: PlaybookError): CaseResult {
     steps: [
       {
         ...stepResultOf({ index: 1, kind: 'compile', description: 'compile the case', span, args: {} }, 'error'),
-        error: { code: first?.code ?? 'COMPILE_ERROR', message: err.message, ...(first?.hint ? { hint: first.hint } : {}) },
+        error: {
+          code: first?.code ?? 'COMPILE_ERROR',
+          message: err.message,
+          ...(first?.hint ? { hint: first.hint } : {}),
+        },
       },
     ],
   };
