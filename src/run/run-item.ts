@@ -37,14 +37,19 @@ export interface RunItem {
 export const OUTLINED_CASES = 100;
 
 /** Every case of the plans in order, or those of one shard. */
-export function selectItems(plans: readonly Plan[], shard: Shard | undefined, outputDir: string): RunItem[] {
+export function selectItems(
+  plans: readonly Plan[],
+  shard: Shard | undefined,
+  outputDir: string,
+  outlineEveryCase = false,
+): RunItem[] {
   const all: RunItem[] = [];
   const count = plans.reduce((n, p) => n + p.cases.length, 0);
   // The outline of the steps is the same for most studies of a cohort: one copy serves them all.
   const interner = new Interner(count > 1);
   for (const plan of plans) {
     for (const c of plan.cases) {
-      const outlined = count <= OUTLINED_CASES || !compiledOnDemand(c);
+      const outlined = outlineEveryCase || count <= OUTLINED_CASES || !compiledOnDemand(c);
       all.push({
         plan,
         case: c,
