@@ -9,7 +9,7 @@ import {
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
 import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw, type Study } from './foreach.js';
-import { caseOnDemand } from './cohort-cases.js';
+import { caseOnDemand, type CaseBody } from './cohort-cases.js';
 import type { StageCase } from '../steps/post-run/post-run-stage.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
@@ -192,17 +192,17 @@ function compileRoot(
     });
   }
   if (onDemand) {
+    // One compile for every case of the plan: a case holds no function of its own.
+    const compileOne = (c: PlanCase): CaseBody => {
+      // Problems of its own: the plan's were all found above.
+      const on = session.fork({}, 'own');
+      const { state, steps } = compileCase(on, { name: c.name, fields: c.study ?? {} });
+      if (on.diagnostics.length > 0) throw new PlaybookError(sortDiagnostics(dedupeDiagnostics(on.diagnostics)));
+      return { inputs: [...state.inputs], outputs: [...state.outputs.keys()], steps };
+    };
     for (const study of studies) {
       const name = nameOf(study);
-      cases.push(
-        caseOnDemand({ id: name, name, ...(study ? { study: study.fields } : {}) }, () => {
-          // Problems of its own: the plan's were all found above.
-          const on = session.fork({}, 'own');
-          const { state, steps } = compileCase(on, study);
-          if (on.diagnostics.length > 0) throw new PlaybookError(sortDiagnostics(dedupeDiagnostics(on.diagnostics)));
-          return { inputs: [...state.inputs], outputs: [...state.outputs.keys()], steps };
-        }),
-      );
+      cases.push(caseOnDemand({ id: name, name, ...(study ? { study: study.fields } : {}) }, compileOne));
     }
   }
 
