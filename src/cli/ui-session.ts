@@ -116,6 +116,8 @@ export class UiSession {
         // A study the journal calls up to date would show nothing: every run runs every case.
         force: true,
         afterStep: options.live.afterStep,
+        // The page lists every case's steps while they wait.
+        outlineEveryCase: true,
         signal: options.signal,
       });
       // The run went on without a reporter that failed; the page may be behind, so it is said here.

@@ -8,8 +8,9 @@ import {
 } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
-import { Interner } from './intern.js';
-import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw } from './foreach.js';
+import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw, type Study } from './foreach.js';
+import { caseOnDemand, type CaseBody } from './cohort-cases.js';
+import type { StageCase } from '../steps/post-run/post-run-stage.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
 import { defaultsOf } from './defaults.js';
 import { fieldsRead, keepFieldsRead } from './foreach-dicom.js';
@@ -131,12 +132,11 @@ function compileRoot(
     if (!foreach) return undefined;
   }
 
-  const cases: PlanCase[] = [];
   const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
-  const writers = new Map<string, string>();
-  const reported = new Set<string>();
-  const interner = new Interner(studies.length > 1);
-  for (const study of studies) {
+  const scopeOf = (study: Study | undefined): Scope =>
+    foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
+  const nameOf = (study: Study | undefined): string => study?.name ?? (foreach ? `<${foreach.as}.name>` : 'main');
+  const compileCase = (on: Session, study: Study | undefined): { state: CaseState; steps: PlanStep[] } => {
     const state: CaseState = {
       aliases: new Set(),
       names: new Set(),
@@ -144,10 +144,21 @@ function compileRoot(
       inputs: new Set(),
       outputs: new Map(),
     };
-    const caseScope: Scope = foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
     const steps: PlanStep[] = [];
-    compileSteps(session, { file, scope: caseScope, defaults, stack: [abs], via: [] }, state, steps);
-    const name = study?.name ?? (foreach ? `<${foreach.as}.name>` : 'main');
+    compileSteps(on, { file, scope: scopeOf(study), defaults, stack: [abs], via: [] }, state, steps);
+    return { state, steps };
+  };
+  // A cohort's studies are checked here, every problem of every study said up front, but their
+  // steps are not kept: each case is compiled again when it runs (`caseOnDemand`).
+  const onDemand = studies.length > 1 && !session.options.checkOnly;
+  const check = onDemand ? session.fork({ checkOnly: true }, 'shared') : session;
+  const cases: PlanCase[] = [];
+  const stageCases: StageCase[] = [];
+  const writers = new Map<string, string>();
+  const reported = new Set<string>();
+  for (const study of studies) {
+    const { state, steps } = compileCase(check, study);
+    const name = nameOf(study);
     if (study) {
       for (const [out, span] of state.outputs) {
         const other = writers.get(out);
@@ -164,17 +175,43 @@ function compileRoot(
         }
       }
     }
+    if (onDemand) {
+      stageCases.push({
+        id: name,
+        name,
+        ...(study ? { study: study.fields } : {}),
+        outputs: [...state.outputs.keys()],
+      });
+      continue;
+    }
     cases.push({
       id: name,
       name,
-      ...(study ? { study: interner.value(study.fields) } : {}),
-      inputs: interner.value([...new Set([...state.inputs, ...(study?.inputs ?? [])])]),
-      outputs: interner.value([...state.outputs.keys()]),
-      steps: interner.value(steps),
+      ...(study ? { study: study.fields } : {}),
+      inputs: [...new Set([...state.inputs, ...(study?.inputs ?? [])])],
+      outputs: [...state.outputs.keys()],
+      steps,
     });
   }
+  if (onDemand) {
+    // Files a study's case reads beyond those its steps name (a DICOM series' other files).
+    const studyInputs = new Map(studies.flatMap((s) => (s?.inputs ? [[nameOf(s), s.inputs] as const] : [])));
+    // One compile for every case of the plan: a case holds no function of its own.
+    const compileOne = (c: PlanCase): CaseBody => {
+      // Problems of its own: the plan's were all found above.
+      const on = session.fork({}, 'own');
+      const { state, steps } = compileCase(on, { name: c.name, fields: c.study ?? {} });
+      if (on.diagnostics.length > 0) throw new PlaybookError(sortDiagnostics(dedupeDiagnostics(on.diagnostics)));
+      const inputs = [...new Set([...state.inputs, ...(studyInputs.get(c.name) ?? [])])];
+      return { inputs, outputs: [...state.outputs.keys()], steps };
+    };
+    for (const study of studies) {
+      const name = nameOf(study);
+      cases.push(caseOnDemand({ id: name, name, ...(study ? { study: study.fields } : {}) }, compileOne));
+    }
+  }
 
-  const postRun = compilePostRun(session, file, scope, foreach, cases);
+  const postRun = compilePostRun(session, file, scope, foreach, onDemand ? stageCases : cases);
   if (foreach?.source === 'dicom') keepFieldsRead(cases, fieldsRead(session.loaded(), foreach.as));
   // A check builds no plan (and so reads no file's hash).
   if (session.options.checkOnly) return undefined;

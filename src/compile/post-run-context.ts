@@ -7,7 +7,6 @@ import { postRunStages, type PostRunPlans } from '../steps/post-run/stages.js';
 import type { ValuePath } from '../steps/step-definition.js';
 import type { Foreach } from './foreach.js';
 import { expandNode, type Scope } from './interpolate.js';
-import type { PlanCase } from './plan.js';
 import type { LoadedFile, Session } from './session.js';
 
 /** The playbook's post-run stages (`contact_sheet`, ...), compiled once its cases are. */
@@ -16,7 +15,7 @@ export function compilePostRun(
   file: LoadedFile,
   scope: Scope,
   foreach: Foreach | undefined,
-  cases: readonly PlanCase[],
+  cases: readonly StageCase[],
 ): PostRunPlans {
   const plans: Record<string, unknown> = {};
   for (const stage of postRunStages) {

@@ -73,12 +73,35 @@ function sha256Of(text: string): string {
 
 /** The state of one compile: options, files read, and every problem found so far. */
 export class Session {
-  readonly diagnostics: Diagnostic[] = [];
-  private readonly files = new Map<string, LoadedFile | undefined>();
+  readonly diagnostics: Diagnostic[];
+  private readonly files: Map<string, LoadedFile | undefined>;
   /** Other files a diagnostic points into (a study manifest), by shown path. */
-  private readonly others = new Map<string, string>();
+  private readonly others: Map<string, string>;
 
-  constructor(readonly options: SessionOptions) {}
+  constructor(
+    readonly options: SessionOptions,
+    from?: { files: Map<string, LoadedFile | undefined>; others: Map<string, string>; diagnostics?: Diagnostic[] },
+  ) {
+    this.files = from?.files ?? new Map();
+    this.others = from?.others ?? new Map();
+    this.diagnostics = from?.diagnostics ?? [];
+  }
+
+  /**
+   * A session over the files this one has read, with other options. A cohort checks its
+   * studies in one that shares this one's problems and builds no steps; each case is compiled
+   * when it runs, in one with problems of its own.
+   */
+  fork(options: Partial<SessionOptions>, problems: 'shared' | 'own'): Session {
+    return new Session(
+      { ...this.options, ...options },
+      {
+        files: this.files,
+        others: this.others,
+        ...(problems === 'shared' ? { diagnostics: this.diagnostics } : {}),
+      },
+    );
+  }
 
   report(d: Diagnostic): void {
     this.diagnostics.push(d);

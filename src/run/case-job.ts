@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { PlaybookError } from '../diagnostics/diagnostic.js';
 import { registry } from '../steps/registry.js';
 import type { StepDefinition, StepKind } from '../steps/step-definition.js';
 import { VERSION } from '../version.js';
@@ -9,7 +10,7 @@ import { classify } from './classify.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 import { CaseTrace } from './trace.js';
-import { notRun, type RunItem } from './run-item.js';
+import { compiledItem, notCompiled, notRun, type RunItem } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 /**
@@ -17,8 +18,16 @@ import type { WorkbenchSlot } from './workbenches.js';
  * journal has it up to date; else the previous study's nodes are removed and its steps run in
  * order.
  */
-export async function runCaseJob(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
-  if (run.signal.aborted) return finished(notRun(item, 'the run was interrupted'));
+export async function runCaseJob(run: RunContext, queued: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
+  if (run.signal.aborted) return finished(notRun(queued, 'the run was interrupted'));
+  // A cohort's case is compiled now, and dropped with the job once it has ended.
+  let item: RunItem;
+  try {
+    item = compiledItem(queued);
+  } catch (err) {
+    if (err instanceof PlaybookError) return finished(notCompiled(queued, err));
+    throw err;
+  }
   let inputHash: Promise<string>;
   if (run.resume.mayBeUpToDate(item)) {
     const hash = await run.resume.inputHash(item);

@@ -45,6 +45,12 @@ export interface RunOptions {
    * the step's, and whatever it throws is ignored: it cannot change a run.
    */
   afterStep?: AfterStep;
+  /**
+   * Tell the reporters every case's steps at the start however large the run (`wbplay ui`
+   * shows them queued). Without it a cohort of more than OUTLINED_CASES lists its cases
+   * without their steps, so none is compiled before its turn.
+   */
+  outlineEveryCase?: boolean;
 }
 
 export type AfterStep = (c: CaseInfo, step: StepResult, client: WorkbenchClient, signal: AbortSignal) => Promise<void>;

@@ -25,7 +25,7 @@ export { DEFAULT_STEP_TIMEOUT_MS, type RunOptions } from './run-context.js';
 export async function runPlans(options: RunOptions): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const started = performance.now();
-  const items = selectItems(options.plans, options.shard, options.outputDir);
+  const items = selectItems(options.plans, options.shard, options.outputDir, options.outlineEveryCase);
   const resume = await Resume.open(items, options.outputDir, options.force === true);
   if (resume.notice) options.reporter.onNotice?.(resume.notice);
   const slots = await openWorkbenches(
