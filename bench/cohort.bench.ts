@@ -17,6 +17,7 @@ import { Worker } from 'node:worker_threads';
 import { writeDemoData } from '../src/sim/demo-data.js';
 import { buildPackage } from './built.js';
 import type { CohortRun } from './cohort-run.js';
+import { manifestFigures } from './manifest-read.js';
 
 const run = promisify(execFile);
 
@@ -133,6 +134,8 @@ function median(values: number[]): number {
  * workbench, summed) / (workers x the run's window).
  */
 export default async function bench(): Promise<void> {
+  await manifestFigures();
+  if (process.env.WBPLAY_BENCH_MANIFEST_ONLY === '1') return;
   // The compiled package, as the `wbplay` command runs it (and its workers start from dist/
   // without registering a TypeScript loader).
   buildPackage();

@@ -24,7 +24,8 @@ export function cell(text: string): string {
 }
 
 export function code(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // A string with a control character (a tab) is shown as YAML writes it: "\t".
+  const text = typeof value === 'string' && !/[\t\n\r]/.test(value) ? value : JSON.stringify(value);
   return text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``;
 }
 

@@ -21,7 +21,10 @@ export const registerDemoData: RegisterCommand = (program, setExitCode) => {
       'write synthetic studies (CT with a tumour and its label image, MR, 4D perfusion) as NRRD and NIfTI; a single study also as DICOM, with a small tree of DICOM studies',
     )
     .argument('<dir>', 'output directory, created if missing; only the demo files are written into it')
-    .option('--cohort <n>', 'write N differing studies into study-001/ ... with studies.csv and studies.json')
+    .option(
+      '--cohort <n>',
+      'write N differing studies into study-001/ ... with studies.csv, studies.json and studies.xlsx',
+    )
     .option('--seed <s>', 'seed of the generator: the same seed writes the same bytes', '1')
     .action(async (dir: string, opts: { cohort?: string; seed: string }) => {
       const seed = wholeNumber(opts.seed);
@@ -54,7 +57,9 @@ export const registerDemoData: RegisterCommand = (program, setExitCode) => {
           },
         );
         if (cohort !== undefined)
-          console.log(`wrote ${result.studies.length} studies, index in ${dir}/studies.csv and ${dir}/studies.json`);
+          console.log(
+            `wrote ${result.studies.length} studies, index in ${dir}/studies.csv, ${dir}/studies.json and ${dir}/studies.xlsx`,
+          );
         else await writeDicomExport(dir, seed);
         setExitCode(EXIT.ok);
       } catch (err) {

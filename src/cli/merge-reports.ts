@@ -12,12 +12,13 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports }, { writeReportFiles }, { FolderLock, refuseHeld }, { projectRoot }] = await Promise.all([
-        import('../report/merge.js'),
-        import('../report/factory.js'),
-        import('../files/folder-lock.js'),
-        import('./config.js'),
-      ]);
+      const [{ mergeReports, notReached }, { writeReportFiles }, { FolderLock, refuseHeld }, { projectRoot }] =
+        await Promise.all([
+          import('../report/merge.js'),
+          import('../report/factory.js'),
+          import('../files/folder-lock.js'),
+          import('./config.js'),
+        ]);
       const out = resolve(opts.out);
       try {
         // A shard still running has no final report yet; the merged folder is written by this command alone.
@@ -31,9 +32,18 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
           await lock.release();
         }
         const s = result.summary;
+        const upToDate = s.upToDate ? ` (${s.upToDate} up to date)` : '';
         process.stdout.write(
-          `merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`,
+          `merged ${dirs.length} report${dirs.length === 1 ? '' : 's'}: ${s.total} cases, ${s.passed} passed${upToDate}, ${s.failed} failed, ${s.error} errors, ${s.skipped} skipped\n${written.map((p) => `  ${p}\n`).join('')}`,
         );
+        const missing = notReached(result);
+        if (missing.length > 0) {
+          const names = missing.slice(0, 20).map((c) => c.name);
+          if (missing.length > 20) names.push(`… and ${missing.length - 20} more`);
+          process.stderr.write(
+            `incomplete: a shard was interrupted, so ${missing.length} of the ${s.total} cases did not run: ${names.join(', ')}\n  run that shard again (it resumes where it stopped), then merge again\n`,
+          );
+        }
         setExitCode(
           result.status === 'failed' || result.status === 'error' || result.status === 'interrupted'
             ? EXIT.failed

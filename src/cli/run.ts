@@ -123,7 +123,7 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--project <name>', 'use the named project of wbplay.config.yaml over its other settings')
     .option(
       '--shard <i/n>',
-      'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment',
+      'run shard i of n of the cases (1-based); env:JOB_COMPLETION_INDEX/n reads i from the environment, slurm from the task of a Slurm job array',
     )
     .addHelpText('after', HELP_AFTER)
     .action(async (files: string[], opts: RunCliOptions) => {

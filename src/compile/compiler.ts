@@ -126,6 +126,7 @@ function compileRoot(
       dir: file.dir,
       checkFiles: session.options.checkFiles,
       error: (code, path, message, hint) => session.error(code, message, hint, at(foreachNode, path)),
+      fileError: (code, where, message, hint) => session.fileError(code, where, message, hint),
     });
     if (!foreach) return undefined;
   }

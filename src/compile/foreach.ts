@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type { Where } from '../volume/dicom/where.js';
-import { parseCsv } from './csv.js';
 import { dicomStudies, type Per } from './foreach-dicom.js';
 import { glob } from './glob.js';
+import { misplacedOption, readTableManifest, type ManifestOptions } from './manifest-source.js';
 
 export interface Study {
   name: string;
@@ -13,13 +13,14 @@ export interface Study {
   inputs?: string[];
 }
 
-export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'json', 'dicom'] as const;
+export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'xlsx', 'json', 'dicom'] as const;
 export type ForeachSource = (typeof FOREACH_SOURCES)[number];
 
-export interface ForeachRaw {
+export interface ForeachRaw extends ManifestOptions {
   list?: (string | Record<string, unknown>)[];
   glob?: string;
   csv?: string;
+  xlsx?: string;
   json?: string;
   dicom?: string;
   per?: Per;
@@ -32,6 +33,13 @@ export interface ForeachContext {
   dir: string;
   checkFiles: boolean;
   error(code: DiagnosticCode, path: (string | number)[], message: string, hint?: string): void;
+  /** A problem inside a manifest file, at its line; its text, when it has one, to quote the line. */
+  fileError(
+    code: DiagnosticCode,
+    at: { file: string; line: number; col: number; text?: string },
+    message: string,
+    hint?: string,
+  ): void;
 }
 
 export interface Foreach {
@@ -52,17 +60,18 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   if (given.length !== 1) {
     const message =
       given.length === 0
-        ? '`foreach` needs a source: list, glob, csv, json or dicom'
+        ? '`foreach` needs a source: list, glob, csv, xlsx, json or dicom'
         : `\`foreach\` takes one source, not ${given.join(' and ')}`;
     ctx.error(
       given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS',
       given.length === 0 ? [] : [given[1] ?? ''],
       message,
-      'keep one of list, glob, csv, json, dicom',
+      'keep one of list, glob, csv, xlsx, json, dicom',
     );
     return undefined;
   }
   const source = given[0] as ForeachSource;
+  if (misplacedOption(source, raw, ctx)) return undefined;
   for (const key of ['per', 'where'] as const)
     if (raw[key] !== undefined && source !== 'dicom') {
       ctx.error(
@@ -108,14 +117,13 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
       );
     return { as, source, from, studies: undefined };
   }
-  const text = readFileSync(from, 'utf8');
   let records: unknown;
-  if (source === 'csv') {
-    const csv = parseCsv(text);
-    records = csv.rows.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, textValue(v)])));
+  if (source === 'csv' || source === 'xlsx') {
+    records = readTableManifest(source, from, raw, ctx);
+    if (!records) return undefined;
   } else {
     try {
-      records = JSON.parse(text);
+      records = JSON.parse(readFileSync(from, 'utf8'));
     } catch (err) {
       ctx.error(
         'FOREACH_SOURCE',

@@ -57,7 +57,24 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
             minLength: 1,
           },
           csv: {
-            description: 'A CSV manifest with a header line; a `path` column is resolved against the manifest.',
+            description:
+              "A CSV manifest with a header line (`,`, `;` or tab between fields; UTF-8 or Windows-1252, a byte-order mark and CRLF as Excel writes them); a `path` column is resolved against the manifest's folder.",
+            type: 'string',
+            minLength: 1,
+          },
+          delimiter: {
+            description:
+              'What separates the fields of the `csv` manifest; by default the one of `,` `;` and tab the header line uses most. With `;` a decimal comma (12,5) reads as a number.',
+            enum: [',', ';', '\t'],
+          },
+          xlsx: {
+            description:
+              "An Excel workbook (.xlsx): the first row of the sheet is the header; numbers stay numbers, dates become ISO dates (2024-01-15), formulas give their saved value, empty rows are skipped; a `path` column is resolved against the workbook's folder.",
+            type: 'string',
+            minLength: 1,
+          },
+          sheet: {
+            description: 'The sheet of the `xlsx` workbook that lists the studies (default: the first).',
             type: 'string',
             minLength: 1,
           },

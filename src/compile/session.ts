@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import type { Diagnostic, DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
 import { parseSource } from '../playbook/parse.js';
 import { translateErrors, type DefMessages } from '../playbook/schema-errors.js';
-import { readSource, type SourceFile } from '../playbook/source.js';
+import { displayPath, readSource, type SourceFile } from '../playbook/source.js';
 import { toPlain, type PathSegment, type YMap, type YNode, type YScalar, type YSeq } from '../playbook/tree.js';
 import { validators } from './validators.generated.js';
 import { isAddressProblem, parseWindowAddress } from '../steps/window-address.js';
@@ -75,6 +75,8 @@ function sha256Of(text: string): string {
 export class Session {
   readonly diagnostics: Diagnostic[] = [];
   private readonly files = new Map<string, LoadedFile | undefined>();
+  /** Other files a diagnostic points into (a study manifest), by shown path. */
+  private readonly others = new Map<string, string>();
 
   constructor(readonly options: SessionOptions) {}
 
@@ -86,6 +88,7 @@ export class Session {
   sources(): Map<string, string> {
     const out = new Map<string, string>();
     for (const f of this.files.values()) if (f) out.set(f.source.display, f.source.text);
+    for (const [shown, text] of this.others) out.set(shown, text);
     return out;
   }
 
@@ -156,6 +159,19 @@ export class Session {
   templateSpan(source: SourceFile, node: YScalar, p: TemplateProblem): Span {
     if (node.verbatim) return source.span(node.textStart + p.offset, node.textStart + p.offset + p.length);
     return source.span(node.start, node.end);
+  }
+
+  /** A problem at a line of a file that is not a playbook (a study manifest); its text, if any, is quoted. */
+  fileError(
+    code: DiagnosticCode,
+    at: { file: string; line: number; col: number; text?: string },
+    message: string,
+    hint: string | undefined,
+  ): void {
+    const file = displayPath(at.file, this.options.displayRoot);
+    if (at.text !== undefined) this.others.set(file, at.text);
+    const span = { file, line: at.line, col: at.col, endLine: at.line, endCol: at.col + 1 };
+    this.error(code, message, hint, span);
   }
 
   error(code: DiagnosticCode, message: string, hint: string | undefined, span: Span | undefined): void {

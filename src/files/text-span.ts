@@ -25,3 +25,30 @@ export class SpanReader {
     return this.buffer.toString('utf8', 0, span.length);
   }
 }
+
+/** One line of a file and where it lies; `ended` is false for a last line without its newline. */
+export interface FileLine {
+  text: string;
+  span: TextSpan;
+  ended: boolean;
+}
+
+/**
+ * The lines of an open file with where each lies (in bytes, so a span read back is the line
+ * whatever its characters), read a buffer at a time: a large file is never held whole.
+ */
+export async function* linesOf(handle: FileHandle, chunkBytes = 1 << 18): AsyncIterable<FileLine> {
+  let rest = Buffer.alloc(0);
+  let offset = 0;
+  const stream = handle.createReadStream({ start: 0, highWaterMark: chunkBytes, autoClose: false });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    let data = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a)) {
+      yield { text: data.toString('utf8', 0, end), span: { offset, length: end }, ended: true };
+      offset += end + 1;
+      data = data.subarray(end + 1);
+    }
+    rest = Buffer.from(data);
+  }
+  if (rest.length > 0) yield { text: rest.toString('utf8'), span: { offset, length: rest.length }, ended: false };
+}

@@ -2,9 +2,11 @@ import { fillRect } from './pixels.js';
 import type { Rgb, RgbaImage } from './rgba.js';
 
 /**
- * A tiny built-in 5x7 bitmap font for the window title and contact-sheet labels. It is drawn
- * by hand rather than through a font library because the renderer must give the same bytes on
- * every machine: no system fonts, no anti-aliasing, no hinting.
+ * A tiny built-in 5x7 bitmap font for the title bar of the reference workbench's application
+ * window. Every other text wbplay draws (figures, contact-sheet captions) is set in DejaVu Sans
+ * by resvg (src/figure/); the reference workbench stays below figure/ in the folder graph and
+ * its renderer draws pixels without a font engine, so its title keeps this font: no system
+ * fonts, no anti-aliasing, no hinting, the same bytes on every machine.
  */
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;

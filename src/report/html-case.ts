@@ -43,6 +43,12 @@ export function caseMarkup(c: CaseResult, position: number, ctx: CaseMarkupConte
     `<span class="case-name">${esc(c.name)}</span>`,
     `<span class="where">${esc(c.playbook)}${c.workbench ? ` · ${esc(c.workbench)}` : ''}</span>`,
     study ? `<span class="study">${esc(study)}</span>` : '',
+    // A result an earlier run made says so, and when: its images are that run's.
+    ...(c.upToDate
+      ? [
+          `<span class="up-to-date" title="inputs and outputs unchanged since the run that made this result">up to date since ${esc(c.upToDate.finishedAt)}</span>`,
+        ]
+      : []),
     `<span class="dur">${formatDuration(c.durationMs)}</span>`,
     '</summary>',
   ];

@@ -41,7 +41,7 @@ details.run dd { margin: 0; overflow-wrap: anywhere; }
 .case > summary { display: flex; gap: 10px; align-items: baseline; padding: 10px 14px; cursor: pointer; flex-wrap: wrap; }
 .case > summary::-webkit-details-marker { color: var(--muted); }
 .case-name { font-weight: 600; overflow-wrap: anywhere; }
-.case .where, .case .study { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+.case .where, .case .study, .case .up-to-date { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 .case .dur { margin-left: auto; color: var(--muted); font-size: 13px; white-space: nowrap; }
 .pill { font-size: 11.5px; font-weight: 600; text-transform: uppercase; letter-spacing: .4px; padding: 1px 8px; border-radius: 999px; white-space: nowrap; }
 .pill.passed { color: var(--passed); background: var(--passed-bg); } .pill.failed { color: var(--failed); background: var(--failed-bg); }

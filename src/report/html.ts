@@ -206,7 +206,7 @@ function header(result: RunResult): string {
     `<div class="meta">${esc(meta)}</div>`,
     '<div class="tiles">',
     tile('all', s.total, s.total === 1 ? 'case' : 'cases'),
-    tile('passed', s.passed, 'passed'),
+    tile('passed', s.passed, s.upToDate ? `passed (${s.upToDate} up to date)` : 'passed'),
     tile('failed', s.failed, 'failed'),
     tile('error', s.error, s.error === 1 ? 'error' : 'errors'),
     tile('skipped', s.skipped, 'skipped'),

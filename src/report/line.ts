@@ -92,8 +92,11 @@ export class LineReporter implements Reporter {
   onCaseEnd(result: CaseResult): void {
     this.finished.add(`${result.playbook}\u0000${result.id}`);
     const count = this.total > 0 ? this.palette.dim(` [${this.finished.size}/${this.total}]`) : '';
+    const when = result.upToDate
+      ? ` (up to date: its result is from ${printable(result.upToDate.finishedAt)})`
+      : ` in ${formatDuration(result.durationMs)}`;
     this.write(
-      `${this.palette.bold(printable(result.name))} ${paintStatus(this.palette, result.status)} in ${formatDuration(result.durationMs)}${count}`,
+      `${this.palette.bold(printable(result.name))} ${paintStatus(this.palette, result.status)}${when}${count}`,
     );
   }
 

@@ -51,6 +51,7 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
       'no shard reports to merge',
       'give the output folders of the shards, e.g. `wbplay merge-reports shard-*/ --out merged`',
     );
+  checkShardsComplete(shards);
   const provenance = mergeProvenance(shards.map((s) => s.result.provenance));
   const seen = new Map<string, string>();
   const entries: MergedEntry[] = [];
@@ -100,6 +101,42 @@ export function mergeRunResults(shards: readonly ShardResult[], outputDir: strin
     summary: summarize(cases.summaries),
     ...(figures.length > 0 ? { figures } : {}),
   };
+}
+
+/**
+ * A merge of some of a run's shards would be taken for the whole run: every shard of it must be
+ * there. Reports of runs that were not sharded (or of a wbplay that did not say) are merged as
+ * given.
+ */
+function checkShardsComplete(shards: readonly ShardResult[]): void {
+  const sharded = shards.filter((s) => s.result.shard !== undefined);
+  const first = sharded[0]?.result.shard;
+  if (!first) return;
+  const other = sharded.find((s) => s.result.shard!.count !== first.count || s.result.shard!.total !== first.total);
+  if (other)
+    throw new ReportError(
+      'SHARDS_OVERLAP',
+      `the report in ${other.dir} is shard ${other.result.shard!.index}/${other.result.shard!.count} of ${other.result.shard!.total} cases, the one in ${sharded[0]!.dir} shard ${first.index}/${first.count} of ${first.total}: they are not shards of one run`,
+      'merge the shards of one run only (same playbooks, same --shard n)',
+    );
+  const present = new Set(sharded.map((s) => s.result.shard!.index));
+  const missing = Array.from({ length: first.count }, (_, i) => i + 1).filter((i) => !present.has(i));
+  if (missing.length === 0) return;
+  const have = sharded.reduce((n, s) => n + s.result.cases.summaries.length, 0);
+  const lost = first.total - have;
+  throw new ReportError(
+    'SHARDS_MISSING',
+    `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${first.count} ${missing.length === 1 ? 'has' : 'have'} no report among those given: ${lost} of the run's ${first.total} cases are missing (the studies of ${missing.length === 1 ? 'that shard' : 'those shards'}), so no merged report is written`,
+    `run ${missing.length === 1 ? 'that shard' : 'those shards'} (--shard ${missing[0]}/${first.count}${missing.length > 1 ? ', …' : ''}) to its end, then merge the folders of all ${first.count} shards`,
+  );
+}
+
+/**
+ * The cases a merged run lacks a result of: those its interrupted shards did not reach (an
+ * interrupted run reports them as skipped).
+ */
+export function notReached(result: RunResult): CaseSummary[] {
+  return result.status === 'interrupted' ? result.cases.summaries.filter((c) => c.status === 'skipped') : [];
 }
 
 /** A case of the merged run: which shard has it, where in that shard's list, and its summary. */

@@ -5,6 +5,10 @@ import { formatDuration } from './report-text.js';
  * The overall progress of a cohort: how many cases are done and how they ended, the rate and
  * the time left. Pure arithmetic on the case results and a clock, so it is tested on its own.
  */
+function ranNow(result: CaseResult): boolean {
+  return result.status !== 'skipped' && result.upToDate === undefined;
+}
+
 export class CohortProgress {
   private readonly finished = new Map<string, CaseResult>();
   /** Cases that did work; up-to-date cases finish at once and would make the rate meaningless. */
@@ -19,9 +23,9 @@ export class CohortProgress {
   finish(result: CaseResult): void {
     const key = `${result.playbook}\u0000${result.id}`;
     const before = this.finished.get(key);
-    if (before && before.status !== 'skipped') this.ran--;
+    if (before && ranNow(before)) this.ran--;
     this.finished.set(key, result);
-    if (result.status !== 'skipped') this.ran++;
+    if (ranNow(result)) this.ran++;
   }
 
   get done(): number {

@@ -13,6 +13,8 @@ export type ReportErrorCode =
   | 'REPORT_VERSION'
   /** Shards that cannot belong to one run (the same case in two of them). */
   | 'SHARDS_OVERLAP'
+  /** Shards of one run of which some have no report among those given. */
+  | 'SHARDS_MISSING'
   /** Nothing to merge. */
   | 'NO_REPORTS'
   /** A report whose files are named from another project's root than the one it is read in. */

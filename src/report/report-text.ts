@@ -94,11 +94,14 @@ export function firstProblem(c: CaseResult): StepResult | undefined {
   return c.steps.find((s) => s.status === 'failed' || s.status === 'error');
 }
 
-/** `24 cases: 20 passed, 2 failed, 1 error, 1 skipped`. */
+/**
+ * `24 cases: 20 passed, 2 failed, 1 error, 1 skipped`; a resumed run says how many of its
+ * results are those of an earlier run: `12 passed (8 up to date)`.
+ */
 export function formatSummary(summary: Summary): string {
   const noun = summary.total === 1 ? 'case' : 'cases';
   const counts = [
-    `${summary.passed} passed`,
+    `${summary.passed} passed${summary.upToDate ? ` (${summary.upToDate} up to date)` : ''}`,
     `${summary.failed} failed`,
     `${summary.error} error${summary.error === 1 ? '' : 's'}`,
     `${summary.skipped} skipped`,

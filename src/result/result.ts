@@ -113,6 +113,11 @@ export interface CaseResult extends Omit<CaseInfo, 'steps'> {
   workbench?: string;
   /** Its HTTP exchanges (`--trace`), relative to the output folder where possible. */
   trace?: string;
+  /**
+   * Set when this run found the study up to date (a cohort study whose inputs and outputs are
+   * unchanged): the rest is the result of the run that made its outputs, which finished it then.
+   */
+  upToDate?: { finishedAt: string };
   steps: StepResult[];
 }
 
@@ -127,8 +132,10 @@ export interface CaseSummary {
   status: Status;
   durationMs: number;
   workbench?: string;
-  /** A skipped case's reason (its first step's), which tells a study up to date from one not run. */
+  /** A skipped case's reason (its first step's). */
   skippedReason?: string;
+  /** The case's result is that of an earlier run: the study was up to date. */
+  upToDate?: true;
 }
 
 export function summaryOf(c: CaseResult): CaseSummary {
@@ -141,6 +148,7 @@ export function summaryOf(c: CaseResult): CaseSummary {
     durationMs: c.durationMs,
     ...(c.workbench !== undefined ? { workbench: c.workbench } : {}),
     ...(reason !== undefined ? { skippedReason: reason } : {}),
+    ...(c.upToDate ? { upToDate: true as const } : {}),
   };
 }
 
@@ -176,6 +184,8 @@ export interface Summary {
   failed: number;
   error: number;
   skipped: number;
+  /** Of the cases counted above, those whose result is an earlier run's (up to date); absent when none. */
+  upToDate?: number;
 }
 
 /** A run's result but its cases: small, whatever the size of the run. */
@@ -186,6 +196,8 @@ export interface RunHead {
   status: RunStatus;
   /** The signal that stopped an interrupted run (`SIGINT`, `SIGTERM`). */
   signal?: string;
+  /** One shard of a run (`--shard`), and how many cases the whole run has over every shard. */
+  shard?: { index: number; count: number; total: number };
   provenance: Provenance;
   summary: Summary;
   /**
@@ -221,9 +233,14 @@ export function caseStatus(steps: readonly StepResult[]): Status {
   return 'passed';
 }
 
-export function summarize(cases: ReadonlyArray<{ status: Status }>): Summary {
+export function summarize(cases: ReadonlyArray<{ status: Status; upToDate?: unknown }>): Summary {
   const summary: Summary = { total: cases.length, passed: 0, failed: 0, error: 0, skipped: 0 };
-  for (const c of cases) summary[c.status]++;
+  let upToDate = 0;
+  for (const c of cases) {
+    summary[c.status]++;
+    if (c.upToDate) upToDate++;
+  }
+  if (upToDate > 0) summary.upToDate = upToDate;
   return summary;
 }
 

@@ -13,19 +13,17 @@ import { notRun, type RunItem } from './run-item.js';
 import type { WorkbenchSlot } from './workbenches.js';
 
 /**
- * One case on one workbench: skipped when the run was interrupted or the journal has it up
- * to date; else the previous study's nodes are removed and its steps run in order.
+ * One case on one workbench: skipped when the run was interrupted, its last result when the
+ * journal has it up to date; else the previous study's nodes are removed and its steps run in
+ * order.
  */
 export async function runCaseJob(run: RunContext, item: RunItem, slot: WorkbenchSlot): Promise<CaseOutcome> {
   if (run.signal.aborted) return finished(notRun(item, 'the run was interrupted'));
   let inputHash: Promise<string>;
   if (run.resume.mayBeUpToDate(item)) {
     const hash = await run.resume.inputHash(item);
-    if (await run.resume.isUpToDate(item, hash)) {
-      return finished(
-        notRun(item, 'up to date (inputs and outputs unchanged since the last run; --force runs it again)'),
-      );
-    }
+    const last = await run.resume.upToDate(item, hash);
+    if (last) return finished(last);
     inputHash = Promise.resolve(hash);
   } else {
     // Not awaited here: the first request goes out while the data files are hashed. The

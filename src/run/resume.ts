@@ -66,14 +66,24 @@ export class Resume {
     return this.journal !== undefined && item.resumable && !this.force && this.journal.has(item.resumeKey);
   }
 
-  /** True when the journal holds the case as done with these inputs and its outputs are as written. */
-  async isUpToDate(item: RunItem, inputHash: string): Promise<boolean> {
-    return (
-      this.journal !== undefined &&
-      item.resumable &&
-      !this.force &&
-      (await this.journal.isUpToDate(item.resumeKey, inputHash))
-    );
+  /**
+   * The case's last result when the journal holds it as done with these inputs and its outputs
+   * are as written, marked as up to date since the run that made it; undefined when it must
+   * run. A study recorded without its result (by an earlier version) runs again, so that the
+   * report can show it.
+   */
+  async upToDate(item: RunItem, inputHash: string): Promise<CaseResult | undefined> {
+    if (this.journal === undefined || !item.resumable || this.force) return undefined;
+    if (!(await this.journal.isUpToDate(item.resumeKey, inputHash))) return undefined;
+    const last = await this.journal.result(item.resumeKey);
+    if (!last || last.id !== item.info.id) return undefined;
+    // Named as this run names it (the playbook may be given by another path now); the rest is as it was.
+    return {
+      ...last,
+      name: item.info.name,
+      playbook: item.info.playbook,
+      upToDate: { finishedAt: this.journal.finishedAt(item.resumeKey) ?? last.upToDate?.finishedAt ?? '' },
+    };
   }
 
   /**
@@ -124,7 +134,7 @@ export class Resume {
       const written = Object.fromEntries([...outputs].map(([path, sha]) => [slashes(path), sha]));
       await this.journal.record(
         item.resumeKey,
-        { inputHash, outputs: written, finishedAt: new Date().toISOString() },
+        { inputHash, outputs: written, finishedAt: new Date().toISOString(), result },
         files,
       );
     } catch (err) {

@@ -65,6 +65,9 @@ export async function runPlans(options: RunOptions): Promise<RunResult> {
       durationMs: Math.round(performance.now() - started),
       status: run.signal.aborted ? 'interrupted' : runStatus(cases.summaries),
       ...(run.signal.aborted ? signalOf(run.signal) : {}),
+      ...(options.shard
+        ? { shard: { ...options.shard, total: options.plans.reduce((n, p) => n + p.cases.length, 0) } }
+        : {}),
       provenance: provenanceOf(run.plans, slots),
       cases,
       summary: summarize(cases.summaries),

@@ -12,6 +12,7 @@ import {
   type StudyParams,
 } from './phantom.js';
 import type { Volume } from '../volume/volume.js';
+import { STUDY_COLUMNS, writeStudiesWorkbook } from './demo-workbook.js';
 
 /** The files of one study, in the order they are written. Nothing else is ever written into a study. */
 export const STUDY_FILES = [
@@ -22,7 +23,7 @@ export const STUDY_FILES = [
   'perfusion-4d.nrrd',
   'perfusion-4d.nii.gz',
 ] as const;
-export const COHORT_FILES = ['studies.csv', 'studies.json'] as const;
+export const COHORT_FILES = ['studies.csv', 'studies.json', 'studies.xlsx'] as const;
 export const MAX_COHORT = 9999;
 export const DEFAULT_SEED = 1;
 
@@ -103,9 +104,9 @@ export function studyName(index: number, cohort: number): string {
 
 /**
  * Writes synthetic studies into `dir` (created if missing): one study directly in `dir`, or with
- * `cohort` N the studies `study-001` ... plus `studies.csv` and `studies.json`. Only the files
+ * `cohort` N the studies `study-001` ... plus `studies.csv`, `studies.json` and `studies.xlsx`. Only the files
  * named in STUDY_FILES and COHORT_FILES are written; other files in `dir` are left alone.
- * Deterministic: the same seed gives byte-identical files.
+ * Deterministic: the same seed gives byte-identical files (the workbook: identical cells).
  */
 export async function writeDemoData(
   dir: string,
@@ -134,12 +135,14 @@ export async function writeDemoData(
     files.push(...written);
     onStudy?.(studies[i]!, written);
   }
-  const columns = ['name', 'path', 'tumour_x', 'tumour_y', 'tumour_z', 'tumour_radius_mm'] as const;
+  const columns = STUDY_COLUMNS;
   const csv = [columns.join(','), ...studies.map((s) => columns.map((c) => String(s[c])).join(','))].join('\n') + '\n';
   const csvPath = join(dir, 'studies.csv');
   const jsonPath = join(dir, 'studies.json');
+  const xlsxPath = join(dir, 'studies.xlsx');
   await writeFile(csvPath, csv);
   await writeFile(jsonPath, `${JSON.stringify(studies, null, 2)}\n`);
-  files.push(csvPath, jsonPath);
+  await writeStudiesWorkbook(xlsxPath, studies);
+  files.push(csvPath, jsonPath, xlsxPath);
   return { studies, files };
 }

@@ -117,13 +117,13 @@ test('shards split a DICOM cohort: disjoint, together the whole, the same on eve
   );
 });
 
-test('resume: a second run skips the series done; a series added to the export runs alone, and so does one whose slice changed', async () => {
+test('resume: a second run finds the series done up to date; a series added to the export runs alone, and so does one whose slice changed', async () => {
   const first = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(first.code, 0, first.stderr);
   const again = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(again.code, 0, again.stderr);
   const second = await report('resume');
-  assert.deepEqual(second.summary, { total: 4, passed: 0, failed: 0, error: 0, skipped: 4 });
+  assert.deepEqual(second.summary, { total: 4, passed: 4, failed: 0, error: 0, skipped: 0, upToDate: 4 });
   writeDicom(join(dir, 'export', 'C', 'PT', 'x1'), {
     attrs: {
       PatientID: 'P3',
@@ -136,8 +136,11 @@ test('resume: a second run skips the series done; a series added to the export r
   const third = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(third.code, 0, third.stderr);
   const result = await report('resume');
-  assert.deepEqual(result.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
-  assert.match(result.cases.find((c) => c.status === 'passed')?.id ?? '', /-PT1-/);
+  assert.deepEqual(result.summary, { total: 5, passed: 5, failed: 0, error: 0, skipped: 0, upToDate: 4 });
+  assert.deepEqual(
+    result.cases.filter((c) => !c.upToDate).map((c) => c.id),
+    [result.cases.find((c) => /-PT1-/.test(c.id))?.id],
+  );
   // A slice that is not the series' first file changes: its series runs again, alone.
   writeDicom(join(dir, 'export', 'A', 'arterial', 'IM3'), {
     attrs: {
@@ -151,8 +154,11 @@ test('resume: a second run skips the series done; a series added to the export r
   const fourth = await wbplay(['run', 'cohort.yaml', '--out', 'resume', '--reporter', 'line']);
   assert.equal(fourth.code, 0, fourth.stderr);
   const last = await report('resume');
-  assert.deepEqual(last.summary, { total: 5, passed: 1, failed: 0, error: 0, skipped: 4 });
-  assert.match(last.cases.find((c) => c.status === 'passed')?.id ?? '', /-CT2-/);
+  assert.deepEqual(last.summary, { total: 5, passed: 5, failed: 0, error: 0, skipped: 0, upToDate: 4 });
+  assert.deepEqual(
+    last.cases.filter((c) => !c.upToDate).map((c) => c.id),
+    [last.cases.find((c) => /-CT2-/.test(c.id))?.id],
+  );
 });
 
 test("end to end on pydicom's multi-patient tree: each case's file loads, on the reference workbench, the series the case names", async (t) => {

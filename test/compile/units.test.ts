@@ -3,7 +3,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseCsv } from '../../src/compile/csv.js';
 import { stem } from '../../src/compile/foreach.js';
 import { glob } from '../../src/compile/glob.js';
 import { expand } from '../../src/compile/interpolate.js';
@@ -67,15 +66,6 @@ test('templates: whole-value types, defaults, escapes and exact offsets of probl
   );
   assert.equal(expand('${env.NONE}', scope).problems[0]?.code, 'UNSET_ENV');
   assert.equal(expand('${a b}', scope).problems[0]?.code, 'BAD_TEMPLATE');
-});
-
-test('CSV: quotes, doubled quotes, commas and newlines in fields, CRLF, blank lines', () => {
-  const csv = parseCsv('name,path,note\r\na,x,"one, two"\r\n\r\nb,y,"say ""hi""\nthere"\n');
-  assert.deepEqual(csv.header, ['name', 'path', 'note']);
-  assert.deepEqual(csv.rows, [
-    { name: 'a', path: 'x', note: 'one, two' },
-    { name: 'b', path: 'y', note: 'say "hi"\nthere' },
-  ]);
 });
 
 test('study names from paths: the stem, with double extensions counted as one', () => {

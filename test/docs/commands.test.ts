@@ -76,3 +76,21 @@ for (const page of pages) {
     for (const command of commands) await run(command, dir);
   });
 }
+
+/**
+ * Commands that need a Slurm cluster (submit.sh, squeue) are shown in ```bash blocks, which
+ * test/run/slurm.test.ts runs in order on a real single-node Slurm: only docs/cohorts.md may show
+ * them, since no other test would run them.
+ */
+test('```bash blocks appear on docs/cohorts.md only, whose commands the Slurm test runs', async () => {
+  const withBash: string[] = [];
+  for (const page of [...(await readdir(join(root, 'docs'))).map((p) => `docs/${p}`), 'README.md']) {
+    if (!page.endsWith('.md')) continue;
+    if (/^```bash$/m.test(await readFile(join(root, page), 'utf8'))) withBash.push(page);
+  }
+  assert.deepEqual(withBash, ['docs/cohorts.md']);
+  assert.match(
+    await readFile(join(root, 'test', 'run', 'slurm.test.ts'), 'utf8'),
+    /join\(root, 'docs', 'cohorts\.md'\)/,
+  );
+});

@@ -90,6 +90,9 @@ function childEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, ...env };
 }
 
+/** How this checkout's CLI is started, as a program and its first arguments (tsx by its own path). */
+export const WBPLAY_ARGV: readonly string[] = [process.execPath, '--import', tsx, main];
+
 /** `wbplay <args>` as a user runs it, in `cwd`. */
 export function wbplay(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve) => {

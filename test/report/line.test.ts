@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { useColor } from '../../src/report/colors.js';
 import { createReporters } from '../../src/report/factory.js';
 import { LineReporter } from '../../src/report/line.js';
-import { formatDuration, formatPercent, printable } from '../../src/report/report-text.js';
+import { formatDuration, formatPercent, formatSummary, printable } from '../../src/report/report-text.js';
 import { loadEvents, replay } from './replay.js';
 
 const events = loadEvents();
@@ -96,4 +96,27 @@ test('durations and percentages read the same everywhere', () => {
   );
   assert.deepEqual([0, 0.00005, 0.0123, 0.3012, 1].map(formatPercent), ['0%', '<0.01%', '1.2%', '30.1%', '100%']);
   assert.equal(formatDuration(-1), '?');
+});
+
+test('a case up to date says whose result it is, and the summary counts such cases among the passed', () => {
+  const out = capture(false);
+  const reporter = new LineReporter({ stream: out.stream });
+  reporter.onCaseEnd?.({
+    id: 'study-01',
+    name: 'cohort · study-01',
+    playbook: 'playbooks/cohort.yaml',
+    status: 'passed',
+    durationMs: 226,
+    upToDate: { finishedAt: '2026-01-02T03:04:05.000Z' },
+    steps: [],
+  });
+  assert.equal(out.text(), 'cohort · study-01 passed (up to date: its result is from 2026-01-02T03:04:05.000Z)\n');
+  assert.equal(
+    formatSummary({ total: 12, passed: 12, failed: 0, error: 0, skipped: 0, upToDate: 8 }),
+    '12 cases: 12 passed (8 up to date), 0 failed, 0 errors, 0 skipped',
+  );
+  assert.equal(
+    formatSummary({ total: 2, passed: 2, failed: 0, error: 0, skipped: 0 }),
+    '2 cases: 2 passed, 0 failed, 0 errors, 0 skipped',
+  );
 });

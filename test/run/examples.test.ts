@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -19,9 +20,13 @@ function load(path: string): Record<string, unknown> {
 }
 
 /** Every study lands in exactly one of the example's shards. */
-function coversCohort(shardSpecs: string[], env: (spec: string) => NodeJS.ProcessEnv = () => ({})): void {
+function coversCohort(
+  shardSpecs: string[],
+  env: (spec: string) => NodeJS.ProcessEnv = () => ({}),
+  spec?: string,
+): void {
   const studies = Array.from({ length: 24 }, (_, i) => `study-${String(i + 1).padStart(3, '0')}`);
-  const picked = shardSpecs.flatMap((spec) => selectShard(studies, (s) => s, parseShard(spec, env(spec))));
+  const picked = shardSpecs.flatMap((s) => selectShard(studies, (x) => x, parseShard(spec ?? s, env(s))));
   assert.deepEqual([...picked].sort(), studies);
 }
 
@@ -159,4 +164,44 @@ test('the cross-platform example runs every example playbook on Linux and Window
       assert.equal(r.code, 0, `${command}\n${r.stdout.slice(-2000)}\n${r.stderr}`);
     }
   });
+});
+
+test('the Slurm example: an array task per shard (--shard slurm), a merge job that waits for all of them and is cancelled with a failed one, valid bash', async () => {
+  const read = (name: string): string => readFileSync(join(root, 'examples', 'slurm', name), 'utf8');
+  for (const name of ['submit.sh', 'cohort.sbatch', 'cohort-mitk.sbatch', 'merge.sbatch']) {
+    const syntax = spawnSync('bash', ['-n', join(root, 'examples', 'slurm', name)], { encoding: 'utf8' });
+    assert.equal(syntax.status, 0, `${name}: ${syntax.stderr}`);
+    assert.ok((statSync(join(root, 'examples', 'slurm', name)).mode & 0o111) !== 0, `${name} is executable`);
+  }
+  const submit = read('submit.sh');
+  assert.match(submit, /sbatch --parsable --array="1-\$shards"/);
+  assert.match(submit, /--dependency="afterok:\$array" --kill-on-invalid-dep=yes/);
+  assert.match(submit, /rm -rf "\$out\/merged"/, 'an earlier merged report does not outlive a new submission');
+  for (const task of ['cohort.sbatch', 'cohort-mitk.sbatch']) {
+    const text = read(task);
+    assert.match(text, /run "\$playbook" (--launch )?--shard slurm --out "\$out\/shard-\$shard"/, task);
+    assert.match(text, /\$\{WBPLAY:-npx wbplay\}/, `${task}: WBPLAY says how wbplay starts`);
+  }
+  const mitk = read('cohort-mitk.sbatch');
+  assert.match(mitk, /xvfb-run -a/);
+  assert.match(mitk, /--launch/);
+  assert.match(mitk, /#SBATCH --cpus-per-task=2/);
+  assert.match(read('merge.sbatch'), /merge-reports "\$\{dirs\[@\]\}" --out "\$out\/merged"/);
+  // Each task's shard, as --shard slurm reads it, covers the cohort once.
+  coversCohort(
+    ['1', '2', '3'],
+    (id) => ({
+      SLURM_ARRAY_TASK_ID: id,
+      SLURM_ARRAY_TASK_MIN: '1',
+      SLURM_ARRAY_TASK_MAX: '3',
+      SLURM_ARRAY_TASK_COUNT: '3',
+    }),
+    'slurm',
+  );
+  // Outside Slurm, the scripts say how they are meant to be used instead of running anything.
+  const outside = spawnSync(join(root, 'examples', 'slurm', 'submit.sh'), ['playbooks/cohort.yaml'], {
+    encoding: 'utf8',
+  });
+  assert.equal(outside.status, 2);
+  assert.match(outside.stderr, /usage: .*submit\.sh PLAYBOOK OUT SHARDS \[wbplay run options…\]/);
 });

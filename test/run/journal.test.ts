@@ -2,7 +2,8 @@
 // lines noticed, compaction to one line per study, and an earlier version's manifest read.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import type { CaseResult } from '../../src/result/result.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal, JOURNAL_NAME, readJournalText } from '../../src/run/journal.js';
@@ -142,5 +143,44 @@ test('a folder written by an earlier version resumes from its wbplay-manifest.js
       }),
     );
     assert.equal(await (await Journal.open(dir)).isUpToDate('s1', 'in'), true);
+  });
+});
+
+test("a study's result is kept in its line, read back on request, and survives compaction; a compact journal is not rewritten", async () => {
+  await withDir(async (dir) => {
+    const out = join(dir, 'axial.png');
+    await writeFile(out, 'pixels');
+    const j = await Journal.open(dir);
+    const sha = (await j.hasher.hash(out))!;
+    // Step arguments are the user's: a key named `result` in them is only data.
+    const result = (id: string) => ({
+      id,
+      name: `Cohort · ${id}`,
+      playbook: 'p.yaml',
+      status: 'passed' as const,
+      durationMs: 12,
+      steps: [{ index: 1, kind: 'set', args: { result: { x: ',"result":' } }, status: 'passed' }],
+    });
+    for (const id of ['b', 'a']) {
+      await j.record(id, {
+        inputHash: 'in',
+        outputs: { [out]: sha },
+        finishedAt: `t-${id}`,
+        result: result(id) as unknown as CaseResult,
+      });
+    }
+    await j.compact();
+    const again = await Journal.open(dir);
+    assert.deepEqual(await again.result('a'), result('a'));
+    assert.deepEqual(await again.result('b'), result('b'));
+    assert.equal(await again.result('c'), undefined, 'never recorded');
+    assert.equal(again.finishedAt('b'), 't-b');
+    assert.equal(await again.isUpToDate('a', 'in'), true);
+
+    const before = await stat(join(dir, JOURNAL_NAME));
+    await again.compact();
+    const after = await stat(join(dir, JOURNAL_NAME));
+    assert.equal(after.ino, before.ino, 'one line per study in order already: left as it is');
+    assert.deepEqual(await (await Journal.open(dir)).result('a'), result('a'));
   });
 });

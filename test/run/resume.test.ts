@@ -34,8 +34,6 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const UP_TO_DATE = /^up to date/;
-
 interface ManifestData {
   studies: Record<string, StudyRecord>;
 }
@@ -54,15 +52,22 @@ const sha256 = async (path: string): Promise<string> =>
     .update(await readFile(path))
     .digest('hex');
 
-/** `ran`: cases that ran and passed; `upToDate`: cases skipped because the manifest says so. Nothing else is allowed. */
+/**
+ * `ran`: cases that ran and passed; `upToDate`: cases the journal found up to date, reported
+ * with the passed result of the run that made them (every step passed, the screenshots as
+ * artefacts). Nothing else is allowed.
+ */
 async function outcome(result: RunResult): Promise<{ ran: string[]; upToDate: string[] }> {
   const ran: string[] = [];
   const upToDate: string[] = [];
   for (const c of await result.cases.all()) {
-    if (c.status === 'passed') ran.push(c.id);
+    if (c.status === 'passed' && c.upToDate === undefined) ran.push(c.id);
     else if (
-      c.status === 'skipped' &&
-      c.steps.every((s) => s.status === 'skipped' && UP_TO_DATE.test(s.skippedReason ?? ''))
+      c.status === 'passed' &&
+      c.upToDate !== undefined &&
+      !Number.isNaN(Date.parse(c.upToDate.finishedAt)) &&
+      c.steps.every((s) => s.status === 'passed') &&
+      c.steps.flatMap((s) => s.artefacts.filter((a) => a.kind === 'screenshot')).length === SHOTS.length
     )
       upToDate.push(c.id);
     else
@@ -113,8 +118,8 @@ test('resume: up to date studies are skipped; a changed data file or a lost outp
 
   const again = await run();
   assert.deepEqual(await outcome(again), { ran: [], upToDate: [one, two, three] });
-  assert.deepEqual(again.summary, { total: 3, passed: 0, failed: 0, error: 0, skipped: 3 });
-  assert.equal(again.status, 'skipped');
+  assert.deepEqual(again.summary, { total: 3, passed: 3, failed: 0, error: 0, skipped: 0, upToDate: 3 });
+  assert.equal(again.status, 'passed');
   for (const s of [one, two, three])
     assert.deepEqual(await mtimes(s), before.get(s), `${s}'s screenshots were not written again`);
 
@@ -297,3 +302,48 @@ for (const [signal, code, who, output] of [
     await assertManifestMatchesDisk(cohort, out);
   });
 }
+
+test('resume: an up-to-date study keeps its last result in the report; a journal line without one runs its study again', async () => {
+  const cohort = await makeCohort(join(dir, 'record'), 2);
+  const out = join(cohort.dir, 'out');
+  const [one, two] = cohort.studies.map((s) => s.name) as [string, string];
+  const run = (): Promise<RunResult> =>
+    runPlans({
+      plans: [cohortPlan(cohort, out)],
+      workbenches: embeddedWorkbenches(1),
+      reporter: {},
+      outputDir: out,
+      retry: FAST_RETRY,
+    });
+  const first = await (await run()).cases.all();
+  const journal = await readManifest(out);
+
+  const again = await run();
+  assert.equal(again.summary.upToDate, 2);
+  const resumed = await again.cases.all();
+  for (const [i, c] of resumed.entries()) {
+    const { upToDate, ...rest } = c;
+    // Status, steps, artefacts, durations and workbench: all as the run that made it reported them.
+    assert.deepEqual(rest, first[i], `${c.id} is reported as it was`);
+    assert.equal(
+      upToDate?.finishedAt,
+      journal.studies[key(cohort, c.id, out)]!.finishedAt,
+      'since the run that made it',
+    );
+  }
+
+  // A line as an earlier version wrote it (hashes, no result): up to date by its hashes, but
+  // the report could not show it, so it runs again and is recorded with its result.
+  const path = join(out, JOURNAL_NAME);
+  const lines = (await readFile(path, 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  await writeFile(
+    path,
+    lines.map((l) => JSON.stringify(l.study === key(cohort, two, out) ? { ...l, result: undefined } : l)).join('\n') +
+      '\n',
+  );
+  assert.deepEqual(await outcome(await run()), { ran: [two], upToDate: [one] });
+  assert.deepEqual(await outcome(await run()), { ran: [], upToDate: [one, two] });
+});

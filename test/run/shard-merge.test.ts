@@ -114,8 +114,12 @@ test('CLI: a shard with no study (more shards than studies) is a run of nothing 
   const report = await readReport(join(dir, 'empty'));
   assert.deepEqual(await report.cases.all(), []);
   assert.equal(report.summary.total, 0);
-  const merged = await mergeReports([...[1, 2, 3].map(shardDir), join(dir, 'empty')], join(dir, 'M-empty'));
-  assert.deepEqual(ids(merged), ids(whole), 'an empty shard adds nothing to the merge');
+  assert.deepEqual(report.shard, { index: 7, count: 7, total: 6 }, 'it knows what it is a part of');
+  // Shards of 3 and a shard of 7 are not one run, even when the 7th adds no study.
+  await assert.rejects(
+    mergeReports([...[1, 2, 3].map(shardDir), join(dir, 'empty')], join(dir, 'M-empty')),
+    /is shard 7\/7 of 6 cases, the one in .* shard 1\/3 of 6: they are not shards of one run/,
+  );
 });
 
 /**
@@ -178,4 +182,38 @@ test('merged shard reports equal the unsharded report, times and folders aside',
     await comparable(await readReport(mergedCli), mergedCli, shardDirs),
     await comparable(whole, wholeDir(), [wholeDir()]),
   );
+});
+
+test('a merge without one of the shards names it and how many studies it lacks, and writes no report', async () => {
+  const given = [1, 3].map(shardDir);
+  await assert.rejects(mergeReports(given, join(dir, 'M-partial')), (e: Error & { code?: string }) => {
+    assert.equal(e.code, 'SHARDS_MISSING');
+    assert.match(
+      e.message,
+      new RegExp(
+        `^shard 2 of 3 has no report among those given: ${shards[1]!.cases.summaries.length} of the run's 6 cases are missing`,
+      ),
+    );
+    return true;
+  });
+  const cli = await wbplay(['merge-reports', ...given, '--out', 'M-partial-cli'], dir);
+  assert.equal(cli.code, 2, cli.stdout);
+  assert.match(cli.stderr, /error\[SHARDS_MISSING\]: shard 2 of 3 has no report/);
+  await assert.rejects(access(join(dir, 'M-partial-cli', 'report.json')), 'no merged report claims the run');
+});
+
+test('resumed shards merge into a report of every study, each with its images, counted as up to date', async () => {
+  const again = [];
+  for (let i = 1; i <= SHARDS; i++) again.push(await run(shardDir(i), { index: i, count: SHARDS }));
+  assert.ok(again.every((r) => r.summary.upToDate === r.summary.total && r.status === 'passed'));
+  const merged = join(dir, 'M-resumed');
+  const result = await mergeReports([1, 2, 3].map(shardDir), merged);
+  assert.deepEqual(result.summary, { total: 6, passed: 6, failed: 0, error: 0, skipped: 0, upToDate: 6 });
+  const cases = await result.cases.all();
+  assert.deepEqual(cases.map((c) => c.id).sort(), ids(whole).sort());
+  for (const c of cases) {
+    const shots = c.steps.flatMap((s) => s.artefacts.filter((a) => a.kind === 'screenshot'));
+    assert.equal(shots.length, 3, `${c.id} has its screenshots`);
+    for (const a of shots) await access(resolve(merged, a.path));
+  }
 });

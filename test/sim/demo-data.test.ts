@@ -4,6 +4,8 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { loadPlaybook } from '../../src/compile/index.js';
+import { readXlsxManifest } from '../../src/compile/manifest-xlsx.js';
 import { STUDY_FILES, studyName, writeDemoData } from '../../src/sim/demo-data.js';
 import { readImageFile } from '../../src/volume/read-image.js';
 import { worldBounds, worldToIndex, type Volume } from '../../src/volume/volume.js';
@@ -84,12 +86,13 @@ test('one study: CT, its NIfTI twin, label, MR and 4D perfusion with the documen
   });
 });
 
-test('a cohort: zero-padded studies that differ, with a CSV and JSON index', async () => {
+test('a cohort: zero-padded studies that differ, with a CSV, JSON and Excel index', async () => {
   await withTempDir(async (dir) => {
     await writeDemoData(dir, { cohort: 3, seed: 9 });
     assert.deepEqual((await readdir(dir)).sort(), [
       'studies.csv',
       'studies.json',
+      'studies.xlsx',
       'study-001',
       'study-002',
       'study-003',
@@ -113,6 +116,27 @@ test('a cohort: zero-padded studies that differ, with a CSV and JSON index', asy
     }
   });
   assert.equal(studyName(0, 24), 'study-001');
+});
+
+test('the cohort workbook lists the same studies as the CSV, read back as a playbook reads them', async () => {
+  await withTempDir(async (dir) => {
+    await writeDemoData(dir, { cohort: 3, seed: 9 });
+    const over = async (source: string): Promise<unknown[]> => {
+      const file = join(dir, `${source}.yaml`);
+      await writeFile(file, `version: 1\nforeach: { ${source}: studies.${source} }\nsteps:\n  - position: [0, 0, 0]\n`);
+      return loadPlaybook(file, { env: {} }).cases.map((c) => c.study);
+    };
+    const fromCsv = await over('csv');
+    assert.equal(fromCsv.length, 3);
+    assert.deepEqual(await over('xlsx'), fromCsv);
+  });
+  await withTempDir(async (dir) => {
+    await writeDemoData(join(dir, 'a'), { cohort: 2, seed: 4 });
+    await writeDemoData(join(dir, 'b'), { cohort: 2, seed: 4 });
+    const cells = async (d: string): Promise<string> =>
+      JSON.stringify(readXlsxManifest(join(dir, d, 'studies.xlsx'), undefined));
+    assert.equal(await cells('a'), await cells('b'), 'one seed, one workbook');
+  });
   assert.equal(studyName(1499, 1500), 'study-1500');
   assert.equal(studyName(0, 1500), 'study-0001');
 });
@@ -150,7 +174,7 @@ test('wbplay demo-data writes its files, prints them and leaves other files alon
     const lines = cohort.stdout.trim().split('\n');
     assert.match(lines[0]!, /^study-001: tumour at \(.+\) mm, radius .+ mm, 6 files in /);
     assert.match(lines[1]!, /^study-002: /);
-    assert.match(lines[2]!, /studies\.csv/);
+    assert.match(lines[2]!, /studies\.csv, .*studies\.json and .*studies\.xlsx/);
   });
 });
 

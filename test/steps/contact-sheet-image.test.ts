@@ -77,25 +77,70 @@ function find(
   return { count, left, right, top, bottom };
 }
 
+/**
+ * Text pixels in a rectangle: those that are not the colour under the text. The typeface is
+ * anti-aliased, so its pixels are every blend from `under` to the text colour.
+ */
+function ink(
+  img: RgbaImage,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  under: Rgb,
+): { count: number; left: number; right: number; top: number; bottom: number; brightest: number } {
+  let count = 0;
+  let left = Infinity;
+  let right = -Infinity;
+  let top = Infinity;
+  let bottom = -Infinity;
+  let brightest = 0;
+  for (let yy = y; yy < y + h; yy++) {
+    for (let xx = x; xx < x + w; xx++) {
+      const p = at(img, xx, yy);
+      if (p[0] === under[0] && p[1] === under[1] && p[2] === under[2]) continue;
+      assert.ok(
+        p[0] === p[1] && p[1] === p[2] && p[0] > under[0] && p[0] <= TEXT[0],
+        `(${xx}, ${yy}) is ${p.join(',')}, no blend of the text colour over ${under.join(',')}`,
+      );
+      count++;
+      left = Math.min(left, xx);
+      right = Math.max(right, xx);
+      top = Math.min(top, yy);
+      bottom = Math.max(bottom, yy);
+      brightest = Math.max(brightest, p[0]);
+    }
+  }
+  return { count, left, right, top, bottom, brightest };
+}
+
+/** Captions under tiles narrower than 192 px are set at 10 px: one line of DejaVu Sans is 12 px, with 4 px above and below. */
+const CAPTION = 4 + 12 + 4;
+
 test('the grid: columns given, tiles at their own width; every tile in its cell, in order', async () => {
   const tiles: SheetTile[] = COLOURS.slice(0, 5).map((c, i) => ({ label: `s${i}`, png: solid(40, 30, c) }));
   const sheet = read(await renderContactSheet(tiles, { columns: 2 }));
-  // 2 columns of 40 px and 3 rows of 30 px tile + 15 px caption, 8 px around and between.
-  assert.deepEqual([sheet.width, sheet.height], [2 * 40 + 3 * 8, 3 * (30 + 15) + 4 * 8]);
+  // 2 columns of 40 px and 3 rows of 30 px tile + the caption, 8 px around and between.
+  assert.deepEqual([sheet.width, sheet.height], [2 * 40 + 3 * 8, 3 * (30 + CAPTION) + 4 * 8]);
   for (let i = 0; i < 5; i++) {
     const x = 8 + (i % 2) * 48;
-    const y = 8 + Math.floor(i / 2) * 53;
+    const y = 8 + Math.floor(i / 2) * (30 + CAPTION + 8);
     assert.deepEqual(find(sheet, x, y, 40, 30, COLOURS[i]!).count, 40 * 30, `tile ${i} fills its place`);
   }
   assert.deepEqual(at(sheet, 0, 0), BACKGROUND);
-  assert.deepEqual(find(sheet, 56, 114, 40, 45, BACKGROUND).count, 40 * 45, 'the sixth cell is empty');
+  const sixth = 8 + 2 * (30 + CAPTION + 8);
+  assert.deepEqual(
+    find(sheet, 56, sixth, 40, 30 + CAPTION, BACKGROUND).count,
+    40 * (30 + CAPTION),
+    'the sixth cell is empty',
+  );
 });
 
 test('tiles are scaled to the tile width keeping their aspect; default columns: ceil(sqrt(n))', async () => {
   const tiles: SheetTile[] = COLOURS.slice(0, 5).map((c, i) => ({ label: `s${i}`, png: solid(40, 30, c) }));
   const sheet = read(await renderContactSheet(tiles, { tileWidth: 20 }));
-  // 3 columns of 20 px, 2 rows of 15 px tile + 15 px caption.
-  assert.deepEqual([sheet.width, sheet.height], [3 * 20 + 4 * 8, 2 * 30 + 3 * 8]);
+  // 3 columns of 20 px, 2 rows of 15 px tile + the caption.
+  assert.deepEqual([sheet.width, sheet.height], [3 * 20 + 4 * 8, 2 * (15 + CAPTION) + 3 * 8]);
   assert.equal(find(sheet, 8 + 28, 8, 20, 15, COLOURS[1]!).count, 20 * 15);
   assert.deepEqual(at(sheet, 8 + 28, 8 + 15), BACKGROUND, 'the scaled tile is 15 px high');
   // A tile of another shape is scaled to the same width and centred in the row's height.
@@ -108,7 +153,7 @@ test('tiles are scaled to the tile width keeping their aspect; default columns: 
       { columns: 2 },
     ),
   );
-  assert.deepEqual([mixed.width, mixed.height], [2 * 40 + 3 * 8, 40 + 15 + 2 * 8]);
+  assert.deepEqual([mixed.width, mixed.height], [2 * 40 + 3 * 8, 40 + CAPTION + 2 * 8]);
   assert.equal(find(mixed, 56, 8, 40, 40, COLOURS[1]!).count, 40 * 20);
   assert.deepEqual(
     [at(mixed, 60, 17), at(mixed, 60, 18), at(mixed, 60, 37), at(mixed, 60, 38)],
@@ -126,13 +171,21 @@ test('captions are drawn under their tile, centred, in the text colour', async (
       { columns: 2 },
     ),
   );
-  const caption = find(sheet, 8, 8 + 20, 60, 15, TEXT);
-  assert.ok(caption.count > 20, `only ${caption.count} text pixels`);
-  // `alpha` is 5 glyphs: 29 px wide, centred in 60.
-  assert.deepEqual([caption.left - 8, caption.right - 8], [15, 43]);
-  assert.deepEqual([caption.top, caption.bottom], [32, 38], 'the 7-row font, 4 px below the tile');
-  assert.equal(find(sheet, 8, 8, 60, 20, TEXT).count, 0, 'no text over the image');
-  assert.equal(find(sheet, 76, 28, 60, 15, TEXT).count, 0, 'an empty label draws nothing');
+  const caption = ink(sheet, 8, 8 + 20, 60, CAPTION, BACKGROUND);
+  assert.ok(caption.count > 40, `only ${caption.count} text pixels`);
+  assert.ok(caption.brightest >= 200, 'the stems reach the text colour');
+  // `alpha` at 10 px is about 30 px wide, centred in 60.
+  assert.ok(
+    caption.right - caption.left >= 24 && caption.right - caption.left <= 36,
+    `${caption.left}..${caption.right}`,
+  );
+  assert.ok(Math.abs(caption.left - 8 - (59 - (caption.right - 8))) <= 2, 'centred under the tile');
+  assert.ok(
+    caption.top >= 32 && caption.bottom < 32 + 12,
+    `rows ${caption.top}..${caption.bottom}: in its line, 4 px below the tile`,
+  );
+  assert.equal(find(sheet, 8, 8, 60, 20, COLOURS[0]!).count, 60 * 20, 'no text over the image');
+  assert.equal(ink(sheet, 76, 28, 60, CAPTION, BACKGROUND).count, 0, 'an empty label draws nothing');
   // Other words, other pixels.
   const other = read(
     await renderContactSheet(
@@ -148,10 +201,21 @@ test('captions are drawn under their tile, centred, in the text colour', async (
 
 test('a label too long for its tile is cut with an ellipsis', async () => {
   const tile = solid(40, 20, COLOURS[2]!);
-  const long = await renderContactSheet([{ label: 'study-with-a-long-name', png: tile }]);
-  // 40 px hold 6 glyphs: three letters and the ellipsis.
-  assert.deepEqual(long, await renderContactSheet([{ label: 'stu...', png: tile }]));
-  const caption = find(read(long), 8, 28, 40, 15, TEXT);
+  const label = 'study-with-a-long-name';
+  const long = await renderContactSheet([{ label, png: tile }]);
+  // The sheet shows a beginning of the label and an ellipsis: the same pixels as the shortest
+  // such text given as the label (a longer one is cut to the same).
+  let cut = 0;
+  for (let n = 1; n < label.length && cut === 0; n++)
+    if (
+      Buffer.from(long).equals(
+        Buffer.from(await renderContactSheet([{ label: `${label.slice(0, n)}\u2026`, png: tile }])),
+      )
+    )
+      cut = n;
+  assert.ok(cut >= 2 && cut <= 6, `40 px at 10 px hold a few letters and the ellipsis, not ${cut}`);
+  assert.ok(!Buffer.from(long).equals(Buffer.from(await renderContactSheet([{ label: 'study', png: tile }]))));
+  const caption = ink(read(long), 0, 28, 56, CAPTION, BACKGROUND);
   assert.ok(caption.left >= 8 && caption.right < 48, 'the caption stays under its tile');
 });
 
@@ -166,15 +230,14 @@ test('a tile without an image is a grey box with its note', async () => {
     ),
   );
   const box = { x: 8 + 58, y: 8, w: 50, h: 40 };
-  const grey = find(sheet, box.x, box.y, box.w, box.h, GREY).count;
-  const text = find(sheet, box.x, box.y, box.w, box.h, TEXT);
-  assert.equal(grey + text.count, 50 * 40, 'the box is grey with the note on it');
-  assert.ok(text.count > 20);
-  assert.ok(find(sheet, box.x, box.y + box.h, box.w, 15, TEXT).count > 0, 'the box has its caption');
+  // Every pixel of the box is its grey or the note's text over it.
+  const text = ink(sheet, box.x, box.y, box.w, box.h, GREY);
+  assert.ok(text.count > 20 && text.brightest >= 200, 'the box is grey with the note on it');
+  assert.ok(ink(sheet, box.x, box.y + box.h, box.w, CAPTION, BACKGROUND).count > 0, 'the box has its caption');
   const missing = read(
     await renderContactSheet([{ label: 'ok', png: solid(50, 40, COLOURS[0]!) }, { label: 'bad' }], { columns: 2 }),
   );
-  assert.notDeepEqual(find(missing, box.x, box.y, box.w, box.h, TEXT), text, 'another note, other text');
+  assert.notDeepEqual(ink(missing, box.x, box.y, box.w, box.h, GREY), text, 'another note, other text');
   // Bytes that are no PNG spoil only their own tile.
   const broken = read(
     await renderContactSheet(
@@ -205,14 +268,11 @@ test('a tile whose header reads but whose pixels do not is a grey box in the pla
   );
   assert.deepEqual(
     [sheet.width, sheet.height],
-    [2 * 40 + 3 * 8, 50 + 15 + 2 * 8],
+    [2 * 40 + 3 * 8, 50 + CAPTION + 2 * 8],
     'the cell is as high as the header says',
   );
   const box = { x: 56, y: 8, w: 40, h: 50 };
-  assert.equal(
-    find(sheet, box.x, box.y, box.w, box.h, GREY).count + find(sheet, box.x, box.y, box.w, box.h, TEXT).count,
-    40 * 50,
-  );
+  assert.ok(ink(sheet, box.x, box.y, box.w, box.h, GREY).count > 20, 'a grey box with its note');
   assert.equal(find(sheet, 8, 18, 40, 30, COLOURS[0]!).count, 40 * 30, 'the good tile is centred in the cell');
 });
 
@@ -248,12 +308,15 @@ test('one study: one cell, whatever the columns asked', async () => {
   const sheet = read(
     await renderContactSheet([{ label: 'study-001', png: solid(256, 200, COLOURS[4]!) }], { columns: 6 }),
   );
-  // From 192 px wide, captions are drawn at twice the size: 14 px letters.
-  assert.deepEqual([sheet.width, sheet.height], [256 + 16, 200 + 4 + 14 + 4 + 16]);
+  // From 192 px wide, captions are set at 16 px: a line of 19 px.
+  assert.deepEqual([sheet.width, sheet.height], [256 + 16, 200 + 4 + 19 + 4 + 16]);
   assert.equal(find(sheet, 8, 8, 256, 200, COLOURS[4]!).count, 256 * 200);
-  const caption = find(sheet, 0, 208, sheet.width, sheet.height - 208, TEXT);
-  // `d` and `y` reach the top and the bottom row of the 7-row font, doubled.
-  assert.deepEqual([caption.top, caption.bottom], [212, 225]);
+  const caption = ink(sheet, 0, 208, sheet.width, sheet.height - 208, BACKGROUND);
+  // `d` reaches up to the ascenders' height and `y` down below the baseline, inside the line.
+  assert.ok(
+    caption.top >= 212 && caption.top <= 216 && caption.bottom >= 226 && caption.bottom < 212 + 19,
+    `rows ${caption.top}..${caption.bottom}`,
+  );
   assert.ok(Math.abs(caption.left - 8 - (256 - 1 - (caption.right - 8))) <= 2, 'centred');
 });
 

@@ -130,3 +130,13 @@ test("uncompressed YBR_FULL_422 becomes RGB within 1 of pydicom's conversion", a
   for (let i = 0; i < rgb.length; i++) worst = Math.max(worst, Math.abs(rgb[i]! - expected[i]!));
   assert.ok(worst <= 1, `largest difference ${worst}`);
 });
+
+test('a codestream GDCM cannot decode (JPEG2000-embedded-sequence-delimiter.dcm) fails here too, as CORRUPT naming the file', async (t) => {
+  const parts = referenceParts(['gdcmconv']);
+  if (!needs(t, parts.missing)) return;
+  await withTempDir(async (dir) => {
+    const source = join(parts.files!, 'JPEG2000-embedded-sequence-delimiter.dcm');
+    assert.throws(() => execFileSync('gdcmconv', ['--raw', source, join(dir, 'raw.dcm')], { stdio: 'ignore' }));
+    await assert.rejects(readDicom(source, { onlyFile: true }), { code: 'CORRUPT', file: source });
+  });
+});
