@@ -93,7 +93,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
   schema: object(
     {
       save: {
-        description: 'The PNG to write, e.g. ${out}/figure-1.png; the SVG goes beside it.',
+        description: 'The PNG to write, e.g. ${out}/figure-1.png; the other `formats` go beside it.',
         type: 'string',
         pattern: '\\.png$',
       },
