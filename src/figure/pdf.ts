@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type * as PdfLib from 'pdf-lib';
-import type { PDFFont, PDFImage, PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import { loadOnFirstUse } from '../image/codec-loader.js';
 import type { Rgb } from '../image/rgba.js';
 import { fontFaces } from './font.js';
 import type { Mark, TextMark } from './marks.js';
 import { textsOf } from './marks.js';
+import { pdfImage, type PlacedImage } from './pdf-image.js';
 import { figureMarks, type FigureDrawing } from './svg.js';
 
 /*
@@ -29,7 +30,7 @@ interface Page {
   height: number;
   fonts: { normal: PDFFont; bold: PDFFont };
   fontPx: number;
-  images: Map<Uint8Array, PDFImage>;
+  images: Map<Uint8Array, PlacedImage>;
 }
 
 export async function figurePdf(d: FigureDrawing, dpi: number): Promise<Uint8Array> {
@@ -104,7 +105,7 @@ async function drawMark(c: Page, m: Mark): Promise<void> {
     case 'image': {
       let image = c.images.get(m.bytes);
       if (!image) {
-        image = m.mime === 'image/png' ? await page.doc.embedPng(m.bytes) : await page.doc.embedJpg(m.bytes);
+        image = await pdfImage(page.doc, page, m.bytes, m.mime);
         c.images.set(m.bytes, image);
       }
       let { x, y: top, width, height } = m;
@@ -115,7 +116,17 @@ async function drawMark(c: Page, m: Mark): Promise<void> {
         width = image.width * s;
         height = image.height * s;
       }
-      page.drawImage(image, { x: x * k, y: y(top + height), width: width * k, height: height * k });
+      page.pushOperators(
+        ...lib.drawImage(image.name, {
+          x: x * k,
+          y: y(top + height),
+          width: width * k,
+          height: height * k,
+          rotate: lib.degrees(0),
+          xSkew: lib.degrees(0),
+          ySkew: lib.degrees(0),
+        }),
+      );
       return;
     }
     case 'ramp': {

@@ -25,7 +25,7 @@ export function encodeTiff(image: { width: number; height: number; data: Uint8Ar
     rgb[o + 1] = data[i + 1]!;
     rgb[o + 2] = data[i + 2]!;
   }
-  const strip = deflateSync(rgb, { level: 9 });
+  const strip = deflateSync(rgb);
   // Resolution as a rational of whole numbers; 1/100 dpi is finer than any journal asks.
   const resolution = [[Math.round(dpi * 100), 100]];
   const ifd = {
