@@ -227,6 +227,29 @@ test('in the 3D window the annotations land on the tumour through the perspectiv
   assert.match(await readFile(join(out, '3d.svg'), 'utf8'), />30\.0 mm</, 'the ruler says 30.0 mm');
 });
 
+test('in an MxN cell of another shape than its panel the circle is an ellipse, as the tumour is', async () => {
+  // One cell fills the MxN canvas (1024×768); the square panel squeezes it across.
+  const { out } = await runPlaybook(
+    'mxn',
+    `  - layout: { rows: [{ name: t, nodes: [tumour] }], columns: [axial], at: [56, 52, 36] }
+${pair('mxn.png', 'mxn/mxn__t_axial', MARKS)}`,
+  );
+  const image = await pixels(join(out, 'mxn.png'));
+  onTheTumour(image, 'MxN cell');
+  const tumour = blob(image, 0, TUMOUR);
+  const shape = (tumour.maxX - tumour.minX) / (tumour.maxY - tumour.minY);
+  const ellipse = /<ellipse cx="[\d.]+" cy="[\d.]+" rx="([\d.]+)" ry="([\d.]+)"/.exec(
+    await readFile(join(out, 'mxn.svg'), 'utf8'),
+  );
+  assert.ok(ellipse, 'the circle of the patient is an <ellipse> in this panel');
+  const drawn = Number(ellipse[1]) / Number(ellipse[2]);
+  assert.ok(Math.abs(drawn - 0.75) < 0.01, `rx/ry ${drawn}: the 768/1024 of the window's shape`);
+  assert.ok(
+    Math.abs(shape - drawn) < 0.1,
+    `the tumour is ${shape.toFixed(2)} as wide as high, the ellipse ${drawn.toFixed(2)}`,
+  );
+});
+
 /** A tool of the field the test reads the files with; missing, it skips outside CI and fails in CI. */
 function tool(t: TestContext, path: string): boolean {
   if (existsSync(path)) return true;
