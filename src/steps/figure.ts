@@ -224,9 +224,11 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     const { geometry } = layout;
     const panels: FigurePanel[] = [];
     for (const [i, p] of a.panels.entries()) {
-      // The camera as it is at the capture: annotations are placed by it.
+      // The camera and the window's shape as they are at the capture: annotations are placed,
+      // and scale bars measured, by them.
       const annotated = p.window && p.annotations && p.annotations.length > 0 ? p.window : undefined;
-      const view = annotated ? await panelView(annotated, ctx) : undefined;
+      const measured = annotated ?? (p.scaleBar ? p.window : undefined);
+      const view = measured ? await panelView(measured, ctx) : undefined;
       const panel: FigurePanel = {
         cell: i,
         ...(await panelImage(p, geometry.panelWidth, geometry.panelHeight, ctx)),
@@ -234,7 +236,8 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
         ...(p.title !== undefined ? { title: p.title } : {}),
       };
       if (p.scaleBar && p.window) {
-        const bar = await scaleBar(p.window, p.scaleBar, geometry.panelHeight, ctx);
+        const shape = { width: geometry.panelWidth, height: geometry.panelHeight, aspect: view?.aspect ?? 1 };
+        const bar = await scaleBar(p.window, p.scaleBar, shape, ctx);
         if (!bar)
           return failed(
             'NO_SCALE',

@@ -43,7 +43,7 @@ const PANEL = 400;
 const LINE = (0.35 / 25.4) * 300;
 
 /** A figure of one window twice, plain and annotated, 400×400 pixels each. */
-function pair(save: string, window: string, annotations: string): string {
+function pair(save: string, window: string, annotations: string, extra = ''): string {
   return `  - figure:
       save: \${out}/${save}
       width: ${2 * PANEL}px
@@ -53,7 +53,7 @@ function pair(save: string, window: string, annotations: string): string {
       formats: [png, svg, pdf, tiff]
       panels:
         - { window: ${window} }
-        - window: ${window}
+        - window: ${window}${extra}
           annotations:
 ${annotations
   .trim()
@@ -232,15 +232,14 @@ test('in an MxN cell of another shape than its panel the circle is an ellipse, a
   const { out } = await runPlaybook(
     'mxn',
     `  - layout: { rows: [{ name: t, nodes: [tumour] }], columns: [axial], at: [56, 52, 36] }
-${pair('mxn.png', 'mxn/mxn__t_axial', MARKS)}`,
+${pair('mxn.png', 'mxn/mxn__t_axial', MARKS, '\n          scale_bar: { length: 30, color: [1, 0.5, 0] }')}`,
   );
   const image = await pixels(join(out, 'mxn.png'));
   onTheTumour(image, 'MxN cell');
   const tumour = blob(image, 0, TUMOUR);
   const shape = (tumour.maxX - tumour.minX) / (tumour.maxY - tumour.minY);
-  const ellipse = /<ellipse cx="[\d.]+" cy="[\d.]+" rx="([\d.]+)" ry="([\d.]+)"/.exec(
-    await readFile(join(out, 'mxn.svg'), 'utf8'),
-  );
+  const svg = await readFile(join(out, 'mxn.svg'), 'utf8');
+  const ellipse = /<ellipse cx="[\d.]+" cy="[\d.]+" rx="([\d.]+)" ry="([\d.]+)"/.exec(svg);
   assert.ok(ellipse, 'the circle of the patient is an <ellipse> in this panel');
   const drawn = Number(ellipse[1]) / Number(ellipse[2]);
   assert.ok(Math.abs(drawn - 0.75) < 0.01, `rx/ry ${drawn}: the 768/1024 of the window's shape`);
@@ -248,6 +247,14 @@ ${pair('mxn.png', 'mxn/mxn__t_axial', MARKS)}`,
     Math.abs(shape - drawn) < 0.1,
     `the tumour is ${shape.toFixed(2)} as wide as high, the ellipse ${drawn.toFixed(2)}`,
   );
+  // A 30 mm scale bar is as long as the 30 mm ruler: both measured across the squeezed panel.
+  const rect = /<rect x="[\d.]+" y="[\d.]+" width="(\d+)" height="\d+" fill="#ff8000"/.exec(svg);
+  assert.ok(rect, 'the scale bar is a rect');
+  const bar = Number(rect[1]);
+  const line = /<polyline points="([\d.]+),[\d.]+ ([\d.]+),[\d.]+"[^>]*stroke="#ffff00"/.exec(svg);
+  assert.ok(line, 'the ruler is a polyline');
+  const ruler = Number(line[2]) - Number(line[1]);
+  assert.ok(Math.abs(bar - ruler) <= 1, `the scale bar is ${bar} px, the ruler ${ruler} px`);
 });
 
 /** A tool of the field the test reads the files with; missing, it skips outside CI and fails in CI. */
