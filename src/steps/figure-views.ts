@@ -81,6 +81,10 @@ export async function annotationMarks(
       const centre = projectPoint(view, a.at, cell.width, cell.height);
       if (centre) {
         const box = insetBox(a, view, centre, cell, fontPx);
+        if (box.zoom < a.zoom - 0.05)
+          ctx.notice(
+            `${placing.name}: zoom ${a.zoom} would make the inset larger than half the panel; it shows ${box.zoom.toFixed(1)} times`,
+          );
         const bytes = await zoomedCapture(window, view, zoomedCamera(view, a.at, a.size), box.box, ctx);
         inset = { bytes, region: box.region, box: box.box };
       }

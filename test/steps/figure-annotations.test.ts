@@ -316,7 +316,7 @@ test('the files: SVG with vector annotations parses as XML, PDF in poppler with 
   }
 });
 
-test('a point off the slice shown is a notice naming the annotation and the distance', async () => {
+test('a point off the slice shown is a notice naming the annotation and the distance; so is an inset held to half the panel', async () => {
   const { out, stdout } = await runPlaybook(
     'off-slice',
     `  - figure:
@@ -328,6 +328,7 @@ test('a point off the slice shown is a notice naming the annotation and the dist
             - circle: { at: [56, 52, 60], radius: 3 }
             - arrow: { to: [56, 52, 36], label: tumour }
             - text: { at: [500, 52, 36], text: far }
+            - inset: { at: [56, 52, 36], size: 40, zoom: 8 }
 `,
   );
   assert.match(
@@ -336,6 +337,10 @@ test('a point off the slice shown is a notice naming the annotation and the dist
   );
   assert.match(stdout, /panel 1, text 1 \("far"\): \[500, 52, 36\] lies \d+ pixels outside the panel/);
   assert.doesNotMatch(stdout, /arrow 1/, 'the arrow is on the slice');
+  assert.match(
+    stdout,
+    /panel 1, inset 1: zoom 8 would make the inset larger than half the panel; it shows \d\.\d times/,
+  );
   const report = await readFile(join(out, 'report.json'), 'utf8');
   assert.match(report, /lies 25 mm from the middle of the slice shown/, 'the notice is on the step in the report');
 });
