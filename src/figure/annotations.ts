@@ -1,4 +1,5 @@
 import type { Rect, Rgb } from '../image/rgba.js';
+import type { Annotation, Direction } from './annotation-kinds.js';
 import type { Mark, PathMark } from './marks.js';
 import {
   distance,
@@ -19,18 +20,6 @@ import { CAP_HALF } from './svg.js';
  * figure pixels by now; lengths in the patient (a circle's radius, an inset's region) are
  * millimetres, turned into pixels by the camera.
  */
-
-export const DIRECTIONS = ['up', 'down', 'left', 'right', 'up-left', 'up-right', 'down-left', 'down-right'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
-export const CORNERS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-export type Corner = (typeof CORNERS)[number];
-
-export type Annotation =
-  | { kind: 'arrow'; to: Vec3; from: Direction; length: number; label?: string; color: Rgb; width: number }
-  | { kind: 'circle'; at: Vec3; radius: number; color: Rgb; width: number }
-  | { kind: 'text'; at: Vec3; text: string; color: Rgb }
-  | { kind: 'ruler'; from: Vec3; to: Vec3; color: Rgb; width: number }
-  | { kind: 'inset'; at: Vec3; size: number; zoom: number; corner: Corner; color: Rgb; width: number };
 
 /** Screen directions (x right, y down) of where an arrow comes from. */
 const UNIT: Record<Direction, readonly [number, number]> = {

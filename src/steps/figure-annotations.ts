@@ -1,4 +1,4 @@
-import { CORNERS, DIRECTIONS, type Annotation, type Corner, type Direction } from '../figure/annotations.js';
+import { CORNERS, DIRECTIONS, type Annotation, type Corner, type Direction } from '../figure/annotation-kinds.js';
 import { lengthInPixels, LENGTH_PATTERN } from '../figure/length.js';
 import type { Rgb } from '../image/rgba.js';
 import { object, ref } from './schema-defs.js';

@@ -1,4 +1,5 @@
-import { insetBox, placeAnnotation, type Annotation } from '../figure/annotations.js';
+import type { Annotation } from '../figure/annotation-kinds.js';
+import { insetBox, placeAnnotation } from '../figure/annotations.js';
 import type { Mark } from '../figure/marks.js';
 import { projectPoint, zoomedCamera, type PanelView, type Slice } from '../figure/projection.js';
 import type { Rect } from '../image/rgba.js';

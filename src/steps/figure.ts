@@ -1,6 +1,6 @@
 import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
 import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
-import type { Annotation } from '../figure/annotations.js';
+import type { Annotation } from '../figure/annotation-kinds.js';
 import type { FigureFormat } from '../figure/compose.js';
 import type { FigurePanel } from '../figure/svg.js';
 import type { Rgb } from '../image/rgba.js';
