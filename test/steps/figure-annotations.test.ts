@@ -217,6 +217,7 @@ test('on an oblique camera the annotations stay on the tumour', async () => {
 ${pair('oblique.png', 'stdmulti/axial', MARKS)}`,
   );
   onTheTumour(await pixels(join(out, 'oblique.png')), 'oblique');
+  assert.match(await readFile(join(out, 'oblique.svg'), 'utf8'), />30\.0 mm</, 'the ruler says 30.0 mm');
 });
 
 test('in the 3D window the annotations land on the tumour through the perspective camera', async () => {
