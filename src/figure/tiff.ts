@@ -8,7 +8,7 @@ import { loadOnFirstUse } from '../image/codec-loader.js';
  * resolution in dots per inch. UTIF (`utif2`, Photopea's codec) writes the directory of tags; it
  * writes only uncompressed strips itself, so the one strip is deflated by Node's zlib and put
  * after the directory, where UTIF's own encoder puts its pixels. A native image library (sharp,
- * libvips) writes the same file but brings tens of megabytes of binaries for this one format.
+ * libvips) writes the same file but brings a native build of libvips for this one format.
  */
 
 const loadUtif = loadOnFirstUse<typeof Utif>('utif2');
