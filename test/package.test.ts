@@ -96,9 +96,10 @@ function loadedPackages(code: string): Set<string> {
   const names = new Set<string>();
   // Comments quote names ('the scale from "Ramp"') that are not loaded: only code counts.
   code = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  // `loadOnFirstUse('pngjs')` is the image codecs' lazy require (image/codec-loader.ts).
+  // `loadOnFirstUse('pngjs')` is the image codecs' lazy require (image/codec-loader.ts). A
+  // `"from"` (or `"/from"`) in quotes is a schema's field in the generated validators, not an import.
   const load =
-    /(?:\bfrom|\bimport\s*\(|\brequire\s*\(|\bcreateRequire\([^)]*\)\s*\(|\.resolve\s*\(|\bloadOnFirstUse\s*\(|^\s*import)\s*['"]([^'"]+)['"]/gm;
+    /(?:(?<!['"/])\bfrom|\bimport\s*\(|\brequire\s*\(|\bcreateRequire\([^)]*\)\s*\(|\.resolve\s*\(|\bloadOnFirstUse\s*\(|^\s*import)\s*['"]([^'"]+)['"]/gm;
   for (const [, specifier] of code.matchAll(load)) {
     if (specifier!.startsWith('.') || specifier!.startsWith('node:') || builtinModules.includes(specifier!)) continue;
     const parts = specifier!.split('/');

@@ -44,7 +44,8 @@ export type DiagnosticCode =
   | 'STUDY_IN_SAVE'
   | 'FIGURE_TOO_SMALL'
   | 'FIGURE_SHAPE'
-  | 'SCALE_BAR_3D';
+  | 'SCALE_BAR_3D'
+  | 'ANNOTATION_WITHOUT_CAMERA';
 
 /**
  * Where a problem is: 1-based line and column of its first character and of the character

@@ -3,9 +3,15 @@ import { addPngText } from '../image/png-text.js';
 import type { Rect, Rgb } from '../image/rgba.js';
 import { placeColourBars, type ColourBar, type PlacedColourBar } from './colour-bar.js';
 import { gridGeometry, isGeometryProblem, type Geometry, type GeometryProblem, type GridSpec } from './geometry.js';
-import { measureTexts, rasterisePng } from './raster.js';
+import { encodeRenderPng } from '../image/png-encode.js';
+import { subsetFontRules } from './font-subset.js';
+import { textsOf } from './marks.js';
+import { figurePdf } from './pdf.js';
+import { measureTexts, rasterise } from './raster.js';
+import { encodeTiff } from './tiff.js';
 import {
   ENTRY_SPACE,
+  figureMarks,
   figureSvg,
   SWATCH_SCALE,
   SWATCH_SPACE,
@@ -85,16 +91,44 @@ function wrapLegend(
   });
 }
 
+/** The files a figure can be written as, beside the PNG it is saved as. */
+export const FIGURE_FORMATS = ['png', 'svg', 'pdf', 'tiff'] as const;
+export type FigureFormat = (typeof FIGURE_FORMATS)[number];
+
 export interface FigureFiles {
-  /** With the typeface embedded, so it opens the same everywhere. */
-  svg: string;
   /** RGB, with its print resolution and `text` as text chunks. */
-  png: Uint8Array;
+  png?: Uint8Array;
+  /** With the glyphs it uses embedded, so it opens the same everywhere. */
+  svg?: string;
+  /** One page of the figure's size; text as text, in an embedded subset of the typeface. */
+  pdf?: Uint8Array;
+  /** The PNG's pixels and resolution, Deflate-compressed. */
+  tiff?: Uint8Array;
 }
 
-/** Both files of a figure from its one drawing; `text` goes into the PNG's text chunks as well as the SVG's metadata. */
-export function drawFigure(drawing: FigureDrawing, dpi: number, text: Record<string, string>): FigureFiles {
+/**
+ * The files of a figure from its one drawing; `text` goes into the PNG's text chunks as well as
+ * the SVG's metadata. The PNG and the TIFF are one rasterisation of the SVG (drawn with the whole
+ * typeface), the PDF is written from the same marks.
+ */
+export async function drawFigure(
+  drawing: FigureDrawing,
+  dpi: number,
+  text: Record<string, string>,
+  formats: readonly FigureFormat[] = ['png', 'svg'],
+): Promise<FigureFiles> {
   const withFacts = { ...drawing, metadata: text };
-  const png = addPngText(withResolution(rasterisePng(figureSvg(withFacts, { embedFonts: false })), dpi), text);
-  return { svg: figureSvg(withFacts, { embedFonts: true }), png };
+  const files: FigureFiles = {};
+  if (formats.includes('png') || formats.includes('tiff')) {
+    const image = rasterise(figureSvg(withFacts, { embedFonts: false }));
+    if (formats.includes('png')) files.png = addPngText(withResolution(encodeRenderPng(image, false), dpi), text);
+    if (formats.includes('tiff')) files.tiff = encodeTiff(image, dpi);
+  }
+  if (formats.includes('svg'))
+    files.svg = figureSvg(withFacts, {
+      embedFonts: false,
+      fonts: await subsetFontRules(textsOf(figureMarks(withFacts))),
+    });
+  if (formats.includes('pdf')) files.pdf = await figurePdf(withFacts, dpi);
+  return files;
 }

@@ -192,7 +192,13 @@ function compareMarkup(step: StepResult, outputDir: string | undefined): string 
   ].join('\n');
 }
 
+/** Files a browser draws in an <img>. */
+const SHOWN_INLINE = /\.(png|jpe?g|svg)$/i;
+
 function shotMarkup(a: Artefact, outputDir: string | undefined): string {
   const url = esc(artefactUrl(a.path, outputDir));
+  // A figure's PDF and TIFF are files to open, not pictures a browser draws inline.
+  if (!SHOWN_INLINE.test(a.path))
+    return `<figure class="shot" data-path="${esc(a.path)}"><figcaption><a href="${url}" target="_blank" rel="noopener">${esc(a.kind)}: ${esc(a.path)}</a></figcaption></figure>`;
   return `<figure class="shot" data-path="${esc(a.path)}"><a href="${url}" target="_blank" rel="noopener"><img src="${url}" alt="${esc(a.kind)}" loading="lazy"></a><figcaption>${esc(a.kind)}: ${esc(a.path)}</figcaption></figure>`;
 }

@@ -194,6 +194,8 @@ export class LiveRun implements Reporter {
     const images: UiImage[] = [];
     for (const a of shown) {
       const path = isAbsolute(a.path) ? a.path : resolve(out, a.path);
+      // A figure's PDF and TIFF are written beside its PNG, which shows it.
+      if (!/\.(png|jpe?g|svg)$/i.test(path)) continue;
       if ((a.kind === 'screenshot' || a.kind === 'figure') && !(await written(path))) continue;
       const image = await this.store.putFile(path);
       if (!image) continue;

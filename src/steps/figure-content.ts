@@ -31,18 +31,21 @@ export async function panelImage(
 
 /**
  * A 2D window's camera is orthographic: `parallel_scale` is half the height of the view in
- * millimetres, so a capture `height` pixels high shows 2·parallel_scale/height mm per pixel.
+ * millimetres, so a capture `height` pixels high shows 2·parallel_scale/height mm per pixel
+ * down. Across, the window's shape counts: the grab is scaled to the panel whatever the
+ * window's shape, so a panel `width` pixels wide shows 2·parallel_scale·aspect/width mm per
+ * pixel, and a scale bar (drawn across) is measured with that.
  */
 export async function scaleBar(
   window: Window,
   bar: { mm: number; color: Rgb },
-  height: number,
+  panel: { width: number; height: number; aspect: number },
   ctx: StepRunContext,
 ): Promise<ScaleBar | undefined> {
   const camera = await windowHandle(ctx.client, window).camera({ signal: ctx.signal });
   const scale = camera.parallel_scale;
   if (scale === null || !(scale > 0)) return undefined;
-  const mmPerPixel = (2 * scale) / height;
+  const mmPerPixel = (2 * scale * panel.aspect) / panel.width;
   return { length: Math.round(bar.mm / mmPerPixel), label: `${bar.mm} mm`, color: bar.color };
 }
 

@@ -1,9 +1,12 @@
 import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
 import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
+import type { Annotation } from '../figure/annotation-kinds.js';
+import type { FigureFormat } from '../figure/compose.js';
 import type { FigurePanel } from '../figure/svg.js';
 import type { Rgb } from '../image/rgba.js';
 import type { Artefact } from '../result/result.js';
 import { showFile } from './describe.js';
+import { ANNOTATION_SCHEMA, compileAnnotations, type RawAnnotation } from './figure-annotations.js';
 import { compileLegend, LEGEND_SCHEMA, legendOf, type LegendArgs, type RawLegend } from './figure-legend.js';
 import { object, ref } from './schema-defs.js';
 import type { JsonSchema, StepCompileContext, StepDefinition } from './step-definition.js';
@@ -18,12 +21,17 @@ export interface FigurePanelArgs {
   title?: string;
   /** Millimetres; 2D windows only. */
   scaleBar?: { mm: number; color: Rgb };
+  /** Anchored in the patient; lengths on paper already in pixels. */
+  annotations?: Annotation[];
 }
+
+/** What `formats` may list, in the order files are written. */
+const FORMATS: readonly FigureFormat[] = ['png', 'svg', 'pdf', 'tiff'];
 
 export interface FigureArgs {
   save: string;
-  /** The SVG beside the PNG, unless `svg: false`. */
-  svg?: string;
+  /** The files written, each beside `save` with its extension; `png` is `save` itself. */
+  files: Partial<Record<FigureFormat, string>>;
   dpi: number;
   /** Every length in pixels at `dpi`. */
   grid: Omit<GridSpec, 'legendLines'>;
@@ -67,6 +75,12 @@ const PANEL = object(
         ),
       ],
     },
+    annotations: {
+      description:
+        "Arrows, circles, text, rulers and insets placed by world millimetres through the window's camera at its capture.",
+      type: 'array',
+      items: ANNOTATION_SCHEMA,
+    },
   },
   [],
   { description: 'One panel: a window capture or an image file.', minProperties: 1 },
@@ -75,15 +89,22 @@ const PANEL = object(
 export const figure: StepDefinition<'figure', FigureArgs> = {
   kind: 'figure',
   summary:
-    'Compose window captures into one publication figure (PNG with its dpi, and SVG): panel letters, headings, scale bars, a legend, sized in mm or inches.',
+    'Compose window captures into one publication figure (PNG with its dpi, SVG, PDF, TIFF): panel letters, headings, scale bars, annotations anchored in the patient, insets, a legend, sized in mm or inches.',
   schema: object(
     {
       save: {
-        description: 'The PNG to write, e.g. ${out}/figure-1.png; the SVG goes beside it.',
+        description: 'The PNG to write, e.g. ${out}/figure-1.png; the other `formats` go beside it.',
         type: 'string',
         pattern: '\\.png$',
       },
-      svg: { description: 'Write the SVG beside the PNG (default true).', type: 'boolean' },
+      svg: { description: 'Write the SVG beside the PNG (default true); `formats` says more.', type: 'boolean' },
+      formats: {
+        description:
+          "The files written beside `save`, by extension (default [png, svg]): pdf has the text as text in an embedded subset of the typeface, tiff the PNG's pixels and dpi.",
+        type: 'array',
+        minItems: 1,
+        items: { description: 'A file format.', enum: [...FORMATS] },
+      },
       width: length('Width of the whole figure: 89mm, 183mm, 7in, 2000px.'),
       height: length('Height of the whole figure; default: from the panels, square unless `aspect` says otherwise.'),
       dpi: { description: 'Dots per inch (default 300).', type: 'integer', minimum: 50, maximum: 2400 },
@@ -132,7 +153,7 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     const r = raw as RawFigure;
     const dpi = r.dpi ?? DEFAULT_DPI;
     const px = (key: string, text: string): number => Math.round(lengthInPixels(text, dpi) ?? badLength(ctx, key));
-    const panels = r.panels.map((p, i) => compilePanel(p, i, ctx));
+    const panels = r.panels.map((p, i) => compilePanel(p, i, dpi, ctx));
     const columns = r.columns ?? (r.column_headings?.length || r.panels.length);
     const rows = Math.ceil(r.panels.length / columns);
     const letters = lettersOf(r.letters, r.panels.length, ctx);
@@ -156,10 +177,21 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     const fits = gridGeometry({ ...grid, legendLines: hasLegend ? 1 : 0 });
     if (isGeometryProblem(fits))
       ctx.error('FIGURE_TOO_SMALL', [r.height !== undefined ? 'height' : 'width'], fits.problem, fits.hint);
-    const save = ctx.outputFile(r.save, ['save']);
+    if (r.formats !== undefined && r.svg !== undefined)
+      ctx.keyError(
+        'EXCLUSIVE_FIELDS',
+        ['svg'],
+        '`svg` and `formats` both say which files to write',
+        'list the files in `formats` (e.g. [png, pdf]) and leave `svg` out',
+      );
+    const formats = r.formats ?? (r.svg === false ? ['png'] : ['png', 'svg']);
+    const files: FigureArgs['files'] = {};
+    for (const f of FORMATS.filter((f) => formats.includes(f)))
+      files[f] = ctx.outputFile(f === 'png' ? r.save : r.save.replace(/\.png$/, `.${f}`), ['save']);
+    const save = files.png ?? ctx.resolvePath(r.save);
     return {
       save,
-      ...(r.svg !== false ? { svg: ctx.outputFile(r.save.replace(/\.png$/, '.svg'), ['save']) } : {}),
+      files,
       dpi,
       grid,
       panels,
@@ -175,18 +207,28 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
   async run(a, ctx) {
     // Composition, fonts and PNG encoding are loaded by the run that draws a figure, not by every
     // command that reads a playbook (`wbplay validate` checks figures without them).
-    const [{ layoutFigure, drawFigure }, { portableProvenance, provenanceEntries }, { panelImage, scaleBar }] =
-      await Promise.all([
-        import('../figure/compose.js'),
-        import('../files/provenance.js'),
-        import('./figure-content.js'),
-      ]);
+    const [
+      { layoutFigure, drawFigure },
+      { portableProvenance, provenanceEntries },
+      { panelImage, scaleBar },
+      { annotationMarks, panelView },
+    ] = await Promise.all([
+      import('../figure/compose.js'),
+      import('../files/provenance.js'),
+      import('./figure-content.js'),
+      import('./figure-views.js'),
+    ]);
     const { entries: legend, bars, resolved: resolvedLegend } = await legendOf(a.legend, ctx);
     const layout = layoutFigure(a.grid, legend, bars);
     if ('problem' in layout) return failed('FIGURE_TOO_SMALL', `${layout.problem}`, layout.hint);
     const { geometry } = layout;
     const panels: FigurePanel[] = [];
     for (const [i, p] of a.panels.entries()) {
+      // The camera and the window's shape as they are at the capture: annotations are placed,
+      // and scale bars measured, by them.
+      const annotated = p.window && p.annotations && p.annotations.length > 0 ? p.window : undefined;
+      const measured = annotated ?? (p.scaleBar ? p.window : undefined);
+      const view = measured ? await panelView(measured, ctx) : undefined;
       const panel: FigurePanel = {
         cell: i,
         ...(await panelImage(p, geometry.panelWidth, geometry.panelHeight, ctx)),
@@ -194,7 +236,8 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
         ...(p.title !== undefined ? { title: p.title } : {}),
       };
       if (p.scaleBar && p.window) {
-        const bar = await scaleBar(p.window, p.scaleBar, geometry.panelHeight, ctx);
+        const shape = { width: geometry.panelWidth, height: geometry.panelHeight, aspect: view?.aspect ?? 1 };
+        const bar = await scaleBar(p.window, p.scaleBar, shape, ctx);
         if (!bar)
           return failed(
             'NO_SCALE',
@@ -210,10 +253,14 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
         }
         panel.scaleBar = bar;
       }
+      if (annotated && view) {
+        const cell = geometry.cells[i]!;
+        panel.overlay = await annotationMarks(i, p.annotations ?? [], annotated, view, cell, a.grid.fontPx, ctx);
+      }
       panels.push(panel);
     }
     const provenance = portableProvenance(await ctx.provenance());
-    const files = drawFigure(
+    const files = await drawFigure(
       {
         geometry,
         fontPx: a.grid.fontPx,
@@ -228,9 +275,16 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
       },
       a.dpi,
       { ...provenanceEntries(provenance), 'wbplay:dpi': String(a.dpi) },
+      Object.keys(a.files) as FigureFormat[],
     );
-    const artefacts: Artefact[] = [{ ...(await ctx.writeOutput(a.save, files.png, 'figure')), provenance }];
-    if (a.svg) artefacts.push(await ctx.writeOutput(a.svg, new TextEncoder().encode(files.svg), 'figure'));
+    const artefacts: Artefact[] = [];
+    for (const [format, path] of Object.entries(a.files) as Array<[FigureFormat, string]>) {
+      const content = files[format];
+      if (content === undefined) continue;
+      const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+      const written = await ctx.writeOutput(path, bytes, 'figure');
+      artefacts.push(format === 'png' ? { ...written, provenance } : written);
+    }
     return {
       status: 'passed',
       artefacts,
@@ -238,13 +292,20 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
     };
   },
   describe(a) {
-    return `compose ${a.panels.length} panel${a.panels.length === 1 ? '' : 's'} (${a.grid.rows}×${a.grid.columns}) into ${showFile(a.save)}${a.svg ? ' and .svg' : ''} at ${a.grid.width} px, ${a.dpi} dpi`;
+    return `compose ${a.panels.length} panel${a.panels.length === 1 ? '' : 's'} (${a.grid.rows}×${a.grid.columns}) into ${showFile(a.save)}${extras(a)} at ${a.grid.width} px, ${a.dpi} dpi`;
   },
 };
+
+/** ` and .svg, .pdf`: the files beside the PNG, for the plan's one line. */
+function extras(a: FigureArgs): string {
+  const others = Object.keys(a.files).filter((f) => f !== 'png');
+  return others.length > 0 ? ` and ${others.map((f) => `.${f}`).join(', ')}` : '';
+}
 
 interface RawFigure {
   save: string;
   svg?: boolean;
+  formats?: FigureFormat[];
   width: string;
   height?: string;
   dpi?: number;
@@ -255,6 +316,7 @@ interface RawFigure {
     image?: string;
     title?: string;
     scale_bar?: number | { length: number; color?: Rgb };
+    annotations?: RawAnnotation[];
   }>;
   letters?: 'upper' | 'lower' | 'none' | string[];
   column_headings?: string[];
@@ -268,7 +330,12 @@ interface RawFigure {
   legend?: RawLegend;
 }
 
-function compilePanel(p: RawFigure['panels'][number], i: number, ctx: StepCompileContext): FigurePanelArgs {
+function compilePanel(
+  p: RawFigure['panels'][number],
+  i: number,
+  dpi: number,
+  ctx: StepCompileContext,
+): FigurePanelArgs {
   const at = ['panels', i];
   if ((p.window === undefined) === (p.image === undefined)) {
     ctx.error(
@@ -285,6 +352,16 @@ function compilePanel(p: RawFigure['panels'][number], i: number, ctx: StepCompil
     ...(p.image !== undefined ? { image: ctx.inputFile(p.image, [...at, 'image']) } : {}),
     ...(p.title !== undefined ? { title: p.title } : {}),
   };
+  if (p.annotations !== undefined && p.annotations.length > 0) {
+    if (p.image !== undefined)
+      ctx.keyError(
+        'ANNOTATION_WITHOUT_CAMERA',
+        [...at, 'annotations'],
+        `panel ${i + 1} shows an image file, which has no camera to place points of the patient with`,
+        'annotate panels that capture a window',
+      );
+    else out.annotations = compileAnnotations(p.annotations, [...at, 'annotations'], dpi, ctx);
+  }
   if (p.scale_bar === undefined) return out;
   const bar = typeof p.scale_bar === 'number' ? { length: p.scale_bar } : p.scale_bar;
   if (p.image !== undefined) {

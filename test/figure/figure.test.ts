@@ -136,7 +136,8 @@ test('the SVG escapes every text and the PNG is its rasterisation, with provenan
     rowHeadings: [],
     legend: layout.legend,
   };
-  const files = drawFigure(drawing, 300, { 'wbplay:playbook': 'f.yaml' });
+  const files = await drawFigure(drawing, 300, { 'wbplay:playbook': 'f.yaml' });
+  assert.ok(files.svg !== undefined && files.png !== undefined);
   assert.ok(!files.svg.includes('<script>'));
   assert.match(files.svg, /&lt;\/text&gt;&lt;script&gt;/);
   assert.match(files.svg, /a &lt;b&gt; &amp; &quot;c&quot;/);
@@ -150,7 +151,7 @@ test('the SVG escapes every text and the PNG is its rasterisation, with provenan
   const mid = ((cell.y + (cell.height >> 1)) * image.width + cell.x + (cell.width >> 1)) * 4;
   assert.deepEqual([...image.data.subarray(mid, mid + 3)], [90, 90, 90]);
   // Drawn twice, the same bytes.
-  assert.deepEqual(drawFigure(drawing, 300, { 'wbplay:playbook': 'f.yaml' }).png, files.png);
+  assert.deepEqual((await drawFigure(drawing, 300, { 'wbplay:playbook': 'f.yaml' })).png, files.png);
 });
 
 test('a colour bar takes a legend line after the entries: its label, low value, gradient through the table, high value', async () => {

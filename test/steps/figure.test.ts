@@ -64,13 +64,22 @@ test('the figure example: golden pixels and SVG, 183 mm at 300 dpi, the same byt
       WBPLAY_DEMO: demo,
     });
     assert.equal(r.code, 0, r.stderr);
-    runs.push({ png: join(out, 'tumour-figure.png'), svg: join(out, 'tumour-figure.svg') });
+    runs.push({
+      png: join(out, 'tumour-figure.png'),
+      svg: join(out, 'tumour-figure.svg'),
+      pdf: join(out, 'tumour-figure.pdf'),
+    });
   }
   const [a, b] = runs as [(typeof runs)[0], (typeof runs)[0]];
   const png = await readFile(a.png);
   const svg = await readFile(a.svg, 'utf8');
   assert.deepEqual(await readFile(b.png), png, 'the same playbook and data give the same PNG bytes');
   assert.equal(await readFile(b.svg, 'utf8'), svg, 'and the same SVG');
+  assert.deepEqual(
+    await readFile(b.pdf),
+    await readFile(a.pdf),
+    'and the same PDF (its font subsets named by their text)',
+  );
 
   const dpi = readResolution(png);
   assert.ok(dpi && Math.abs(dpi.x - 300) < 0.01 && Math.abs(dpi.y - 300) < 0.01, `pHYs reads ${JSON.stringify(dpi)}`);
@@ -97,6 +106,8 @@ test('the figure example: golden pixels and SVG, 183 mm at 300 dpi, the same byt
     'CT (HU)',
     '>\u2212160<',
     '>240<',
+    '>tumour<',
+    '<polygon ',
   ])
     assert.ok(svg.includes(text), `the SVG holds "${text}" as text`);
 
