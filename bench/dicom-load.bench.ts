@@ -5,31 +5,19 @@
 // Each load goes to a fresh server. Targets: raw ≤ 1.0× dcm2niix, JPEG 2000 ≤ 1.5×; the
 // server's peak RSS growth during the load ≤ 2× the volume (MITK holds this series as int32:
 // 300 × 512² × 4 bytes).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPackage, PACKAGE_CLI } from './built.js';
-import { benchSeries, SIZE, SLICES } from './dicom-series.js';
+import { benchSeries, SIZE, SLICES, pythonWith } from './dicom-series.js';
 
 const RUNS = Number(process.env.WBPLAY_BENCH_DICOM_RUNS ?? 3);
 const MB = 1e6;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function python(): string | undefined {
-  for (const candidate of ['/usr/bin/python3', 'python3']) {
-    try {
-      execFileSync(candidate, ['-c', 'import pydicom, numpy'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
-}
 
 /** VmRSS and VmHWM (the peak) of a process, in bytes, from /proc. */
 function memory(pid: number): { rss: number; peak: number } {
@@ -81,7 +69,7 @@ async function dcm2niix(folder: string): Promise<number> {
 }
 
 export default async function bench(): Promise<void> {
-  const py = python();
+  const py = pythonWith('pydicom, numpy');
   const missing =
     py === undefined
       ? 'python3 with pydicom and numpy'

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compilePlaybook } from '../src/compile/compiler.js';
+import { pythonWith } from './dicom-series.js';
 
 const FILES = Number(process.env.WBPLAY_BENCH_DICOM_FILES ?? 20_000);
 const RUNS = Number(process.env.WBPLAY_BENCH_DICOM_RUNS ?? 5);
@@ -60,25 +61,13 @@ for f in files:
 print((time.perf_counter() - t) * 1000, len(files))
 `;
 
-function python(): string | undefined {
-  for (const p of ['/usr/bin/python3', 'python3']) {
-    try {
-      execFileSync(p, ['-c', 'import pydicom'], { stdio: 'ignore' });
-      return p;
-    } catch {
-      // the next one
-    }
-  }
-  return undefined;
-}
-
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] ?? NaN;
 };
 
 export default async function bench(): Promise<void> {
-  const py = python();
+  const py = pythonWith('pydicom');
   if (!py) {
     console.log('pydicom is not installed (Debian: python3-pydicom): no baseline, nothing measured');
     return;

@@ -76,3 +76,16 @@ export async function benchSeries(root: string, python: string): Promise<{ raw: 
   }
   return { raw, j2k };
 }
+
+/** A python3 that imports the given modules (Debian's first: a pyenv one may lack them), or undefined. */
+export function pythonWith(modules: string): string | undefined {
+  for (const candidate of ['/usr/bin/python3', 'python3']) {
+    try {
+      execFileSync(candidate, ['-c', `import ${modules}`], { stdio: 'ignore' });
+      return candidate;
+    } catch {
+      // the next one
+    }
+  }
+  return undefined;
+}

@@ -4,7 +4,6 @@
 // read here and sent as one NRRD, against the same load on a workbench that reads the files
 // itself (a file reference), alternately, in this process. The remote path does the reading the
 // workbench would do, plus encoding and sending: the ratio says what a workbench elsewhere costs.
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,23 +13,11 @@ import { startReferenceWorkbench } from '../src/sim/server.js';
 import { createDicomNode } from '../src/steps/load-dicom.js';
 import { readDicom } from '../src/volume/dicom/index.js';
 import { writeNrrd } from '../src/volume/nrrd-writer.js';
-import { benchSeries } from './dicom-series.js';
+import { benchSeries, pythonWith } from './dicom-series.js';
 
 const RUNS = Number(process.env.WBPLAY_BENCH_DICOM_RUNS ?? 3);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function python(): string | undefined {
-  for (const candidate of ['/usr/bin/python3', 'python3']) {
-    try {
-      execFileSync(candidate, ['-c', 'import pydicom, numpy'], { stdio: 'ignore' });
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
-}
 
 async function loadOnce(file: string, allowedDirs: string[]): Promise<{ ms: number; sent: string }> {
   const handle = await startReferenceWorkbench({ host: '127.0.0.1', port: 0, allowedDirs });
@@ -52,7 +39,7 @@ async function loadOnce(file: string, allowedDirs: string[]): Promise<{ ms: numb
 }
 
 export default async function bench(): Promise<void> {
-  const py = python();
+  const py = pythonWith('pydicom, numpy');
   if (py === undefined) {
     console.log('remote-load: python3 with pydicom and numpy is not installed; nothing measured');
     return;

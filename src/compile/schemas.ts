@@ -3,6 +3,7 @@ import { postRunStages } from '../steps/post-run/stages.js';
 import { registry } from '../steps/registry.js';
 import { SCHEMA_DEFS, object } from '../steps/schema-defs.js';
 import { STEP_KINDS, type JsonSchema, type StepKind } from '../steps/step-definition.js';
+import { WHERE_SCHEMA } from '../volume/dicom/where.js';
 
 export const SCHEMA_ID = 'https://wbplay.dev/schemas/playbook.schema.json';
 
@@ -93,14 +94,7 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
           where: {
             description:
               'With `dicom`: only series whose DICOM keywords match, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; numbers compare as numbers, text case-sensitively.',
-            type: 'object',
-            minProperties: 1,
-            additionalProperties: {
-              anyOf: [
-                { type: ['string', 'number'] },
-                { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
-              ],
-            },
+            ...WHERE_SCHEMA,
           },
           as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },
         },

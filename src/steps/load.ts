@@ -4,7 +4,7 @@ import { displayFields, type DisplayFields, type RawDisplay } from './display-fi
 import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
-import { checkWhere, type Where } from '../volume/dicom/where.js';
+import { checkWhere, WHERE_SCHEMA, type Where } from '../volume/dicom/where.js';
 
 /** Files read by their name's format; any other file is looked into for DICOM. */
 const IMAGE_EXTENSIONS = /\.(nrrd|nhdr|nii|nii\.gz|mha|mhd|png|jpe?g|vtk|vtp|stl|obj|ply|mitklabel|json)$/i;
@@ -70,14 +70,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       where: {
         description:
           'With a folder of DICOM files as `file`: the DICOM keywords that pick its one series, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; none or several matching is an error that lists the series.',
-        type: 'object',
-        minProperties: 1,
-        additionalProperties: {
-          anyOf: [
-            { type: ['string', 'number'] },
-            { type: 'array', minItems: 1, items: { type: ['string', 'number'] } },
-          ],
-        },
+        ...WHERE_SCHEMA,
       },
       visible: {
         description: "Whether the node is shown in every window (default: the workbench's).",

@@ -18,6 +18,15 @@ export type WhereValue = WhereScalar | readonly WhereScalar[];
 export type Where = Readonly<Record<string, WhereValue>>;
 
 /** A problem with a `where`: at a keyword (and an item of its list), with what is wrong. */
+/** The JSON Schema of a `where` (its description aside), for `foreach: dicom` and `load` alike. */
+export const WHERE_SCHEMA = {
+  type: 'object',
+  minProperties: 1,
+  additionalProperties: {
+    anyOf: [{ type: ['string', 'number'] }, { type: 'array', minItems: 1, items: { type: ['string', 'number'] } }],
+  },
+} as const;
+
 export interface WhereProblem {
   /** An unknown keyword, or a value of the wrong kind (which a JSON schema can catch too). */
   kind: 'keyword' | 'value';
