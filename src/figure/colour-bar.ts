@@ -32,7 +32,8 @@ const BAR_MAX = 20;
 
 /**
  * Colour bars one per line from `top`, each centred in `area`: the label, the low value, the
- * bar, the high value. The bar takes half the line, within six and twenty type sizes.
+ * bar, the high value. The bar takes half the line, within six and twenty type sizes, and
+ * gives way to a long label rather than run past the figure's edge.
  */
 export function placeColourBars(
   bars: readonly ColourBar[],
@@ -48,7 +49,9 @@ export function placeColourBars(
       number,
     ];
     const gap = Math.round(fontPx * GAP);
-    const width = Math.round(Math.min(fontPx * BAR_MAX, Math.max(fontPx * BAR_MIN, area.width / 2)));
+    const preferred = Math.min(fontPx * BAR_MAX, Math.max(fontPx * BAR_MIN, area.width / 2));
+    const room = area.width - (label + low + high + 3 * gap);
+    const width = Math.round(Math.max(fontPx, Math.min(preferred, room)));
     const total = label + gap + low + gap + width + gap + high;
     const labelX = area.x + Math.max(0, Math.floor((area.width - total) / 2));
     const y = top + i * lineHeight;
