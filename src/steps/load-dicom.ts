@@ -12,7 +12,8 @@ import type { WorkbenchClient } from '../client/index.js';
 import type { PropertyValue } from '../client/properties.js';
 import { colormapProperty } from '../client/lookup-tables.js';
 import { isDicomFile, readDicom, type DicomRead } from '../volume/dicom/index.js';
-import { readHeader } from '../volume/dicom/scan-header.js';
+import { readHeader } from '../volume/dicom/data-set.js';
+import { nodeName } from '../volume/dicom/properties.js';
 import { scanDicomFolder, seriesLabel, type DicomSeries } from '../volume/dicom/scan.js';
 import { matchesWhere, whereText, type Where } from '../volume/dicom/where.js';
 import { writeNrrd } from '../volume/nrrd-writer.js';
@@ -96,13 +97,10 @@ export function pickSeries(folder: string, where: Where | undefined): DicomSerie
   );
 }
 
-/** MITK's node name for a DICOM image: "Study / Series", one alone, or the file name. */
-export function dicomNodeName(file: string): string {
-  const keywords = readHeader(file, () => true)?.keywords ?? {};
-  const study = String(keywords.StudyDescription ?? '');
-  const series = String(keywords.SeriesDescription ?? '');
-  if (study && series) return `${study} / ${series}`;
-  return study || series || basename(file).replace(/\.[^.]*$/, '');
+/** MITK's node name for a DICOM image: the reader's "Study / Series" rule, else the file name. */
+export async function dicomNodeName(file: string): Promise<string> {
+  const header = await readHeader(file).catch(() => undefined);
+  return (header && nodeName(header.ds)) || basename(file).replace(/\.[^.]*$/, '');
 }
 
 export interface DicomCreate {
@@ -135,7 +133,7 @@ export async function createDicomNode(client: WorkbenchClient, c: DicomCreate): 
     const created = await client.nodes.create({
       file: c.file,
       transfer: 'file-reference',
-      name: c.name ?? dicomNodeName(c.file),
+      name: c.name ?? (await dicomNodeName(c.file)),
       properties: c.properties,
       ...parent,
       ...call,

@@ -124,7 +124,8 @@ export const load: StepDefinition<'load', LoadArgs> = {
     const maybeDicom = a.where !== undefined || (a.format === undefined && !IMAGE_EXTENSIONS.test(a.file));
     const dicomLoad = maybeDicom ? await import('./load-dicom.js') : undefined;
     const dicomFile = await dicomLoad?.dicomFileToLoad(a.file, a.where, a.format);
-    const name = a.name ?? (dicomFile !== undefined ? dicomLoad!.dicomNodeName(dicomFile) : splitFileName(a.file).stem);
+    const name =
+      a.name ?? (dicomFile !== undefined ? await dicomLoad!.dicomNodeName(dicomFile) : splitFileName(a.file).stem);
     const properties = {
       [MARKER_PROPERTY]: ctx.marker,
       ...displayPatch(dropUndefined({ visible: a.visible, opacity: a.opacity, color: a.color, layer: a.layer })),
