@@ -46,7 +46,8 @@ export async function readImageUpload(
   try {
     const file = join(dir, `upload${format ? `.${format.replace(/^\./, '')}` : ''}`);
     await writeFile(file, bytes);
-    return firstOf(await dicom(() => readDicom(file, { onlyFile: true }), fileName ?? 'the uploaded file'));
+    // The temporary file's path means nothing to the sender: errors name the upload.
+    return firstOf(await dicom(() => readDicom(file, { onlyFile: true }), fileName ?? 'the uploaded file', true));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -85,7 +86,7 @@ function knownExtension(format: string): boolean {
  * throws, "no reader" included, and 415 only for a load that returns nothing; the 415 for a
  * file no reader takes is this workbench's older rule for every format, kept alike here.
  */
-async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promise<DicomRead[]> {
+async function dicom(read: () => Promise<DicomRead[]>, shownName: string, upload = false): Promise<DicomRead[]> {
   try {
     return await read();
   } catch (err) {
@@ -95,7 +96,7 @@ async function dicom(read: () => Promise<DicomRead[]>, shownName: string): Promi
         'FILE_READ_ERROR',
         `${shownName}: cannot be read as DICOM (${err instanceof Error ? err.message : String(err)})`,
       );
-    const name = err.file.includes('wbplay-upload-') ? shownName : err.file;
+    const name = upload ? shownName : err.file;
     throw new ImageReadError(
       err.code === 'NOT_DICOM' || err.code === 'NO_IMAGE' ? 'UNSUPPORTED_FORMAT' : 'FILE_READ_ERROR',
       `${name}: ${err.reason} [${err.code}]`,
