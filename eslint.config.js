@@ -23,8 +23,9 @@ export const LAYERS = {
   figure: [...LOW],
   client: [...LOW],
   // An archive's DICOMweb client (QIDO-RS, WADO-RS, STOW-RS) and its local cache: beside the
-  // workbench's client, knowing nothing of playbooks; it checks and writes DICOM files.
-  dicomweb: [...LOW, 'volume'],
+  // workbench's client (whose host rules it shares), knowing nothing of playbooks; it checks and
+  // writes DICOM files.
+  dicomweb: [...LOW, 'volume', 'client'],
   sim: [...LOW, 'volume'],
   steps: [...LOW, 'volume', 'client', 'dicomweb', 'compare', 'figure', 'playbook'],
   compile: [...LOW, 'volume', 'client', 'dicomweb', 'compare', 'figure', 'playbook', 'steps'],
