@@ -37,7 +37,7 @@ const SOP_CLASSES: Record<string, string> = {
   MR: '1.2.840.10008.5.1.4.1.1.4',
   PT: '1.2.840.10008.5.1.4.1.1.128',
 };
-const SECONDARY_CAPTURE = '1.2.840.10008.5.1.4.1.1.7';
+export const SECONDARY_CAPTURE = '1.2.840.10008.5.1.4.1.1.7';
 
 export interface DicomSeriesOptions {
   /** Every UID derives from it (with the series number), so equal seeds give equal files. */
@@ -125,7 +125,7 @@ export function seriesIdentity(volume: Volume, options: DicomSeriesOptions = {})
 export function dicomSeries(volume: Volume, options: DicomSeriesOptions = {}): DicomFile[] {
   const id = seriesIdentity(volume, options);
   const [columns, rows, slices] = volume.dims;
-  const rescale = options.rescale ?? defaultRescale(volume);
+  const rescale = options.rescale ?? defaultRescale(volume, id.sopClassUid === SOP_CLASSES.PT);
   // Stored values from the slope and intercept as written, so a reader gets back what we meant.
   const slope = ds(rescale.slope);
   const intercept = ds(rescale.intercept);
@@ -140,7 +140,9 @@ export function dicomSeries(volume: Volume, options: DicomSeriesOptions = {}): D
     if (s > storedMax) storedMax = s;
   }
   const signed = storedMin < 0;
-  const bits = volume.componentType === 'uint8' && !signed && storedMax <= 255 ? 8 : 16;
+  // CT, MR and PET images have 16 bits allocated by their IODs; only secondary capture takes 8.
+  const bits =
+    id.sopClassUid === SECONDARY_CAPTURE && volume.componentType === 'uint8' && !signed && storedMax <= 255 ? 8 : 16;
   const limit: [number, number] = bits === 8 ? [0, 255] : signed ? [-32768, 32767] : [0, 65535];
   if (storedMin < limit[0] || storedMax > limit[1]) {
     throw new RangeError(
@@ -189,6 +191,7 @@ export function dicomSeries(volume: Volume, options: DicomSeriesOptions = {}): D
     RescaleIntercept: intercept,
     RescaleSlope: slope,
     RescaleType: modality === 'CT' ? 'HU' : 'US',
+    ...iodModules(id.sopClassUid, slices, orientation),
   };
   if (options.window) {
     base.WindowCenter = ds(options.window.center);
@@ -208,14 +211,74 @@ export function dicomSeries(volume: Volume, options: DicomSeriesOptions = {}): D
       InstanceNumber: k + 1,
       ImagePositionPatient: position,
       SliceLocation: ds(position[0] * normal[0] + position[1] * normal[1] + position[2] * normal[2]),
+      ...(id.sopClassUid === SOP_CLASSES.PT ? { ImageIndex: k + 1 } : {}),
       ...options.tags,
       ...options.sliceTags?.(k),
       PixelData: [pixels.buffer],
       _vrMap: { PixelData: bits === 8 ? 'OB' : 'OW' },
     };
+    // Laterality is asked for unless a body part says which region (paired or not) this is;
+    // empty says it is unknown.
+    if (!('Laterality' in dataset) && dataset.BodyPartExamined === undefined) dataset.Laterality = '';
     files.push({ name: names[k]!, bytes: encodePart10(dataset) });
   }
   return files;
+}
+
+/**
+ * What the SOP class's IOD asks beyond the modules every series here shares. Type 1 attributes
+ * get a value true of a computed volume; Type 2 ones are present and empty, since nothing is
+ * known of an acquisition that never happened. dciodvfy then finds every module whole.
+ */
+function iodModules(sopClassUid: string, slices: number, orientation: number[]): DataSet {
+  if (sopClassUid === SOP_CLASSES.CT) return { PatientPosition: '', KVP: '', AcquisitionNumber: '' };
+  if (sopClassUid === SOP_CLASSES.MR)
+    return {
+      PatientPosition: '',
+      // Research mode and no variant: the volume follows no pulse sequence.
+      ScanningSequence: 'RM',
+      SequenceVariant: 'NONE',
+      ScanOptions: '',
+      MRAcquisitionType: '',
+      RepetitionTime: '',
+      EchoTime: '',
+      EchoTrainLength: '',
+    };
+  if (sopClassUid === SOP_CLASSES.PT)
+    return {
+      SeriesTime: '120000',
+      // Values of unknown meaning: unitless, uncorrected, one static image per slice.
+      Units: 'NONE',
+      CountsSource: 'EMISSION',
+      SeriesType: ['STATIC', 'IMAGE'],
+      NumberOfSlices: slices,
+      CorrectedImage: '',
+      DecayCorrection: 'NONE',
+      CollimatorType: '',
+      RadiopharmaceuticalInformationSequence: [],
+      PatientOrientationCodeSequence: [],
+      PatientGantryRelationshipCodeSequence: [],
+      FrameReferenceTime: 0,
+      AcquisitionDate: '',
+      AcquisitionTime: '',
+      ActualFrameDuration: '',
+      RescaleType: undefined,
+    };
+  // Secondary capture has no image plane module: the orientation is also said in its own terms.
+  return { ConversionType: 'WSD', PatientOrientation: patientOrientation(orientation) };
+}
+
+/** Patient Orientation of the row and column directions: L/R, P/A, H/F, strongest axis first. */
+function patientOrientation(orientation: number[]): string[] {
+  const letters = ['LR', 'PA', 'HF'];
+  return [orientation.slice(0, 3), orientation.slice(3, 6)].map((axis) =>
+    axis
+      .map((c, a) => ({ c, letter: letters[a]![c >= 0 ? 0 : 1]! }))
+      .filter(({ c }) => Math.abs(c) > 1e-3)
+      .sort((p, q) => Math.abs(q.c) - Math.abs(p.c))
+      .map(({ letter }) => letter)
+      .join(''),
+  );
 }
 
 /** Writes the series into `dir` (created if needed) and returns the file paths in slice order. */
@@ -247,9 +310,15 @@ export function encodePart10(dataset: DataSet): Uint8Array {
   return new Uint8Array(dict.write());
 }
 
-function defaultRescale(volume: Volume): { slope: number; intercept: number } {
+/** `zeroIntercept`: the PET image module allows no intercept, so only the slope scales. */
+function defaultRescale(volume: Volume, zeroIntercept: boolean): { slope: number; intercept: number } {
   const [min, max] = volume.range;
   const integral = volume.frames.every((f) => f.every((v) => Number.isInteger(v)));
+  if (zeroIntercept) {
+    if (integral && min >= -32768 && max <= (min < 0 ? 32767 : 65535)) return { slope: 1, intercept: 0 };
+    const top = min < 0 ? Math.max(-min, max) / 32767 : max / 65535;
+    return { slope: top > 0 ? top : 1, intercept: 0 };
+  }
   if (integral && min >= -32768 && max <= 65535 && max - min <= 65535) {
     // Values that fit 16 bits are stored as they are (signed when any is negative).
     return min < 0 && max > 32767 ? { slope: 1, intercept: min } : { slope: 1, intercept: 0 };
