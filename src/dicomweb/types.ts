@@ -24,6 +24,7 @@ export interface ArchiveRequest {
   query: string[];
   status?: number;
   ms: number;
+  /** Body bytes that moved: the request's (STOW-RS) and the answer's as far as it was read. */
   bytes: number;
 }
 
@@ -41,6 +42,11 @@ export interface ArchiveOptions {
   onRequest?(request: ArchiveRequest): void;
   /** QIDO-RS page size (default 100). */
   pageSize?: number;
+  /**
+   * A PEM file of CAs trusted for this archive, beside Node's roots, the system's bundle and
+   * NODE_EXTRA_CA_CERTS (an archive behind a hospital's own CA).
+   */
+  caFile?: string;
 }
 
 /** The keywords and values a QIDO-RS search sends as query parameters (already mapped from `where`). */
