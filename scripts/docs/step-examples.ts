@@ -88,6 +88,16 @@ export const STEP_EXAMPLES: Record<StepKind, string> = {
         - { window: mxn/mxn__ct_axial, scale_bar: 20 }
         - { window: mxn/mxn__ct_coronal }
       legend: { nodes: [tumour] }`,
+  store: `
+  - load: { file: data/ct.nrrd, as: ct }
+  - reinit: { nodes: [ct] }
+  - screenshot: { of: stdmulti/axial, save: \${out}/axial.png }
+  # A case of foreach: dicom or dicomweb stores into its own study; any other names one.
+  - store:
+      dicomweb: http://127.0.0.1:8042/dicom-web
+      images: ["\${out}/axial.png"]
+      series_description: wbplay axial
+      study: 2.25.242435883285962054099380529135386361356   # the demo tree's first study`,
   expect_image: `
   - load: { file: data/ct.nrrd, as: ct }
   - reinit: { nodes: [ct] }

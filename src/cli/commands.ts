@@ -16,6 +16,7 @@ export const commands: ReadonlyArray<readonly [name: string, load: () => Promise
   ['ui', async () => (await import('./ui.js')).registerUi],
   ['record', async () => (await import('./record.js')).registerRecord],
   ['accept', async () => (await import('./accept.js')).registerAccept],
+  ['cache', async () => (await import('./cache.js')).registerCache],
   ['schema', async () => (await import('./schema.js')).registerSchema],
   ['serve', async () => (await import('./serve.js')).registerServe],
 ];

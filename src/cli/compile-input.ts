@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { compilePlaybook, parseVarAssignments, type CompileOptions, type Plan } from '../compile/index.js';
+import { searchKey, type ArchiveSearch, type ArchiveSeries } from '../compile/foreach-dicomweb.js';
 import { renderDiagnostics } from '../diagnostics/render.js';
 import { useColor } from '../report/colors.js';
 import { CommandError, reportError } from './errors.js';
@@ -10,18 +11,27 @@ export const DEFAULT_OUT = 'wbplay-out';
 export interface CompileInputOptions extends Pick<CompileOptions, 'checkFiles' | 'checkOnly'> {
   /** Called for each file without any problem, in order. */
   onValid?(file: string): void;
+  /**
+   * Searches the archives of `foreach: dicomweb` playbooks. Without it (`validate`) such a
+   * playbook is checked without its cases.
+   */
+  archives?: { cacheRoot: string; search(search: ArchiveSearch): Promise<ArchiveSeries[]> };
 }
 
 /**
  * Compiles (or, with `checkOnly`, checks) every playbook of a command. Every problem of every
  * file goes to stderr, rendered with its source; the result is undefined when there was any.
  */
-export function compileAll(
+export async function compileAll(
   files: readonly string[],
   varArgs: readonly string[],
   options: CompileInputOptions = {},
-): Plan[] | undefined {
-  const { onValid, ...compileOptions } = options;
+): Promise<Plan[] | undefined> {
+  const { onValid, archives, ...compileOptions } = options;
+  const found = new Map<string, ArchiveSeries[]>();
+  const results = archives
+    ? { cacheRoot: archives.cacheRoot, found: (s: ArchiveSearch) => found.get(searchKey(s)) }
+    : undefined;
   const color = useColor(process.stderr);
   const parsed = parseVarAssignments([...varArgs]);
   if (parsed.diagnostics.length > 0) {
@@ -33,12 +43,22 @@ export function compileAll(
   for (const file of files) {
     let result: ReturnType<typeof compilePlaybook>;
     try {
-      result = compilePlaybook(file, {
-        vars: parsed.vars,
-        defaultVars: { out: resolve(DEFAULT_OUT) },
-        ...compileOptions,
-      });
+      const compile = (): ReturnType<typeof compilePlaybook> =>
+        compilePlaybook(file, {
+          vars: parsed.vars,
+          defaultVars: { out: resolve(DEFAULT_OUT) },
+          ...compileOptions,
+          ...(results ? { archives: results } : {}),
+        });
+      result = compile();
+      // A cohort from an archive: its search is made, then the playbook compiled with the answer.
+      if (result.searches && archives && result.diagnostics.length === 0) {
+        for (const search of result.searches) found.set(searchKey(search), await archives.search(search));
+        result = compile();
+      }
     } catch (err) {
+      // An archive that cannot be searched is the run's to report (unreachable, refused).
+      if (isArchiveError(err)) throw err;
       // A bug, not the user's mistake: one error rather than a stack trace.
       reportError(
         new CommandError(
@@ -59,4 +79,8 @@ export function compileAll(
     onValid?.(file);
   }
   return failed ? undefined : plans;
+}
+
+function isArchiveError(err: unknown): boolean {
+  return err instanceof Error && err.name === 'DicomwebError';
 }

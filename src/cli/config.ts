@@ -30,6 +30,23 @@ export interface ConfigSettings {
   foreign_nodes?: 'keep' | 'hide' | 'remove';
   goldens?: string;
   vars?: Record<string, string | number | boolean>;
+  /** Absolute: read from the configuration file's folder. */
+  cache?: string;
+  dicomweb?: DicomwebSettings;
+}
+
+/** How cohorts come from DICOMweb archives: prefetch, and where each archive's credentials are. */
+export interface DicomwebSettings {
+  prefetch?: number;
+  prefetch_budget_mb?: number;
+  archives?: Record<string, ArchiveSettings>;
+}
+
+export interface ArchiveSettings {
+  token_env?: string;
+  user_env?: string;
+  password_env?: string;
+  allow_insecure_credentials?: boolean;
 }
 
 export interface Config {
@@ -117,6 +134,7 @@ export async function loadConfig(
   };
   // Paths written in the file are the file's, like paths written in a playbook.
   if (settings.out !== undefined) settings.out = resolve(dirname(file), settings.out);
+  if (settings.cache !== undefined) settings.cache = resolve(dirname(file), settings.cache);
   return { file, settings, ...(project !== undefined ? { project } : {}) };
 }
 

@@ -25,7 +25,21 @@ export const registerPlan: RegisterCommand = (program, setExitCode) => {
       } catch (err) {
         return setExitCode(reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage }));
       }
-      const [plan] = compileAll([file], [...fromConfig, ...opts.var], { checkFiles: opts.checkFiles }) ?? [];
+      const [{ ArchiveAccess }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([
+        import('./archives.js'),
+        import('../run/retry.js'),
+        import('./config.js'),
+      ]);
+      const archives = new ArchiveAccess(await loadConfig(opts.project), { retry: DEFAULT_RETRY });
+      let plan;
+      try {
+        [plan] =
+          (await compileAll([file], [...fromConfig, ...opts.var], { checkFiles: opts.checkFiles, archives })) ?? [];
+      } catch (err) {
+        return setExitCode(reportError(err, { code: 'RUN_FAILED', exitCode: EXIT.failed }));
+      } finally {
+        await archives.close();
+      }
       if (!plan) {
         setExitCode(EXIT.usage);
         return;

@@ -89,7 +89,19 @@ async function record(opts: RecordCliOptions): Promise<typeof EXIT.ok> {
     const now = opts.now !== undefined ? new Date(opts.now) : undefined;
     if (now !== undefined && Number.isNaN(now.getTime()))
       throw new CommandError('BAD_OPTION', `--now '${opts.now}' is not an ISO date`);
-    const recording = await recordWorkbench(client, { playbook, dataDir, map, url, ...(now ? { now } : {}) });
+    const [{ loadConfig }, { defaultCacheRoot }] = await Promise.all([
+      import('./config.js'),
+      import('../dicomweb/cache-layout.js'),
+    ]);
+    const cacheRoot = (await loadConfig(undefined))?.settings.cache ?? defaultCacheRoot(process.env);
+    const recording = await recordWorkbench(client, {
+      playbook,
+      dataDir,
+      map,
+      url,
+      cacheRoot,
+      ...(now ? { now } : {}),
+    });
     await writeFileAtomic(playbook, recording.text);
     for (const w of recording.warnings) process.stderr.write(`wbplay: warning: not reproduced: ${w}\n`);
     console.log(`wrote ${opts.out}`);

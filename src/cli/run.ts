@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import type { GoldenTemplate } from '../compare/golden-template.js';
 import type { Plan } from '../compile/plan.js';
 import type { Config } from './config.js';
+import type { ArchiveAccess } from './archives.js';
 import type { RunResult } from '../result/result.js';
 import type { RetryPolicy } from '../run/retry.js';
 import type { ForeignNodeMode } from '../run/run-context.js';
@@ -171,11 +172,7 @@ async function watchCommand(files: string[], opts: RunCliOptions): Promise<ExitC
 }
 
 async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHooks): Promise<ExitCode> {
-  const [{ compileAll, DEFAULT_OUT }, { DEFAULT_RETRY }, { loadConfig }] = await Promise.all([
-    import('./compile-input.js'),
-    import('../run/retry.js'),
-    import('./config.js'),
-  ]);
+  const [{ DEFAULT_RETRY }, { loadConfig }] = await Promise.all([import('../run/retry.js'), import('./config.js')]);
   const config = await loadConfig(cliOpts.project);
   const opts = config ? withConfig(cliOpts, config) : cliOpts;
   const settings = readSettings(opts, DEFAULT_RETRY);
@@ -189,7 +186,36 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
       'no case matches --grep/--tag',
       "check the case names (wbplay plan lists them) and the playbooks' tags",
     );
-  const compiled = compileAll(chosen, vars);
+  const { ArchiveAccess } = await import('./archives.js');
+  const archives = new ArchiveAccess(config, {
+    retry: settings.retry ?? DEFAULT_RETRY,
+    ...(opts.allowInsecureToken === true ? { allowInsecure: true } : {}),
+    ...(settings.requestTimeoutMs !== undefined ? { timeoutMs: settings.requestTimeoutMs } : {}),
+  });
+  try {
+    return await runCompiled(chosen, vars, opts, settings, grep, archives, hooks);
+  } finally {
+    await archives.close();
+  }
+}
+
+async function runCompiled(
+  chosen: string[],
+  vars: string[],
+  opts: RunCliOptions,
+  settings: Settings,
+  grep: RegExp | undefined,
+  archives: ArchiveAccess,
+  hooks: RunHooks | undefined,
+): Promise<ExitCode> {
+  const { compileAll, DEFAULT_OUT } = await import('./compile-input.js');
+  let compiled: Plan[] | undefined;
+  try {
+    compiled = await compileAll(chosen, vars, { archives });
+  } catch (err) {
+    // An archive that cannot be searched: the run cannot start, as with an unreachable workbench.
+    return reportError(err, { code: 'RUN_FAILED', exitCode: EXIT.failed });
+  }
   if (!compiled) return EXIT.usage;
   const plans = filterCases(compiled, opts.tag, grep);
   hooks?.onPlans(plans);
@@ -203,7 +229,7 @@ async function runChecked(files: string[], cliOpts: RunCliOptions, hooks?: RunHo
   const outputDir = resolve(opts.out ?? DEFAULT_OUT);
   const lock = await takeOutputFolder(outputDir);
   try {
-    return await runLocked(plans, opts, settings, outputDir, lock, hooks);
+    return await runLocked(plans, opts, settings, outputDir, lock, hooks, archives);
   } finally {
     await lock.release();
   }
@@ -217,6 +243,7 @@ async function runLocked(
   outputDir: string,
   lock: FolderLock,
   hooks: RunHooks | undefined,
+  archives: ArchiveAccess,
 ): Promise<ExitCode> {
   const choice = workbenchChoice(plans, opts, settings.workers);
   if (choice.kind === 'embedded' && !opts.quiet) {
@@ -272,6 +299,9 @@ async function runLocked(
       force: opts.force === true,
       ...(opts.foreignNodes !== undefined ? { foreignNodes: opts.foreignNodes } : {}),
       ...(shard ? { shard } : {}),
+      // Made whatever the plans hold: a case compiled as it runs may store into an archive.
+      archives: await archives.open(),
+      prefetch: archives.prefetch,
       signal: stop.signal,
     });
     hooks?.onResult(result, outputDir);

@@ -29,7 +29,7 @@ export const registerValidate: RegisterCommand = (program, setExitCode) => {
       } catch (err) {
         return setExitCode(reportError(err, { code: 'BAD_OPTION', exitCode: EXIT.usage }));
       }
-      const checked = compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], {
+      const checked = await compileAll(expandPlaybookArgs(files), [...fromConfig, ...opts.var], {
         checkFiles: opts.checkFiles,
         checkOnly: true,
         // Not console.log: its formatting machinery costs more at start-up than the line needs.

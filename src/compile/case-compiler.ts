@@ -94,7 +94,15 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     if (problems.length > 0) return;
   }
 
-  const ctx = new StepContext(session, frame.file, value, kindSpan, frame.defaults[kind] ?? {}, state);
+  const ctx = new StepContext(
+    session,
+    frame.file,
+    value,
+    kindSpan,
+    frame.defaults[kind] ?? {},
+    state,
+    frame.scope.study,
+  );
   const args = def.compile(raw, ctx);
   if (ctx.failed) return;
   const start = source.position(keyStart);

@@ -48,6 +48,6 @@ export function compiledOnDemand(c: PlanCase): boolean {
 export function compiledCase(c: PlanCase): PlanCase {
   const compile = (c as Partial<OnDemand>)[COMPILE];
   if (compile === undefined) return c;
-  const { id, name, study } = c;
-  return { id, name, ...(study ? { study } : {}), ...compile(c) };
+  const { id, name, study, retrieve } = c;
+  return { id, name, ...(study ? { study } : {}), ...(retrieve ? { retrieve } : {}), ...compile(c) };
 }

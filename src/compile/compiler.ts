@@ -8,7 +8,16 @@ import {
 } from '../diagnostics/diagnostic.js';
 import { entry, type YNode } from '../playbook/tree.js';
 import { compileSteps } from './case-compiler.js';
-import { resolveForeach, stem, textValue, type Foreach, type ForeachRaw, type Study } from './foreach.js';
+import {
+  resolveForeach,
+  stem,
+  textValue,
+  type Foreach,
+  type ForeachContext,
+  type ForeachRaw,
+  type Study,
+} from './foreach.js';
+import type { ArchiveResults, ArchiveSearch } from './foreach-dicomweb.js';
 import { caseOnDemand, type CaseBody } from './cohort-cases.js';
 import type { StageCase } from '../steps/post-run/post-run-stage.js';
 import { BROKEN, expandNode, fromWorkingDir, type Scope, type VarValue } from './interpolate.js';
@@ -32,6 +41,8 @@ export interface CompileOptions {
   displayRoot?: string;
   /** Find every problem but return no plan (default false). */
   checkOnly?: boolean;
+  /** Archive searches already made, for a `foreach: dicomweb`; without them the compile asks for them. */
+  archives?: ArchiveResults;
 }
 
 export interface CompileResult {
@@ -40,6 +51,11 @@ export interface CompileResult {
   diagnostics: Diagnostic[];
   /** The text of every file read, by shown path, for rendering diagnostics. */
   sources: Map<string, string>;
+  /**
+   * Archive searches the playbook needs before it can have a plan (`foreach: dicomweb`): make
+   * them and compile again with their answers in `archives`.
+   */
+  searches?: ArchiveSearch[];
 }
 
 /** Compiles a playbook file into its plan, or says everything that is wrong with it. */
@@ -51,12 +67,17 @@ export function compilePlaybook(path: string, options: CompileOptions = {}): Com
     displayRoot: options.displayRoot ?? process.cwd(),
     checkOnly,
   });
-  const plan = compileRoot(session, resolve(path), path, options.vars ?? {}, options.defaultVars ?? {});
+  const searches: ArchiveSearch[] = [];
+  const plan = compileRoot(session, resolve(path), path, options.vars ?? {}, options.defaultVars ?? {}, {
+    ...(options.archives ? { archives: options.archives } : {}),
+    needSearch: (search) => searches.push(search),
+  });
   const diagnostics = sortDiagnostics(dedupeDiagnostics(session.diagnostics));
   return {
-    ...(plan && diagnostics.length === 0 && !checkOnly ? { plan } : {}),
+    ...(plan && diagnostics.length === 0 && !checkOnly && searches.length === 0 ? { plan } : {}),
     diagnostics,
     sources: session.sources(),
+    ...(searches.length > 0 ? { searches } : {}),
   };
 }
 
@@ -73,6 +94,7 @@ function compileRoot(
   shown: string,
   cliVars: Readonly<Record<string, string>>,
   defaultVars: Readonly<Record<string, string>>,
+  archive: Pick<ForeachContext, 'archives' | 'needSearch'>,
 ): Plan | undefined {
   const file = session.load(abs);
   if (!file) {
@@ -128,6 +150,7 @@ function compileRoot(
       checkFiles: session.options.checkFiles,
       error: (code, path, message, hint) => session.error(code, message, hint, at(foreachNode, path)),
       fileError: (code, where, message, hint) => session.fileError(code, where, message, hint),
+      ...archive,
     });
     if (!foreach) return undefined;
   }
@@ -143,6 +166,7 @@ function compileRoot(
       layoutCells: undefined,
       inputs: new Set(),
       outputs: new Map(),
+      ...(study?.retrieve ? { retrieved: study.retrieve.map((r) => r.dir) } : {}),
     };
     const steps: PlanStep[] = [];
     compileSteps(on, { file, scope: scopeOf(study), defaults, stack: [abs], via: [] }, state, steps);
@@ -188,31 +212,43 @@ function compileRoot(
       id: name,
       name,
       ...(study ? { study: study.fields } : {}),
-      inputs: [...new Set([...state.inputs, ...(study?.inputs ?? [])])],
+      inputs: caseInputs(state.inputs, study),
       outputs: [...state.outputs.keys()],
+      ...(study?.retrieve ? { retrieve: study.retrieve } : {}),
       steps,
     });
   }
   if (onDemand) {
     // Files a study's case reads beyond those its steps name (a DICOM series' other files).
-    const studyInputs = new Map(studies.flatMap((s) => (s?.inputs ? [[nameOf(s), s.inputs] as const] : [])));
+    const byName = new Map(studies.flatMap((s) => (s ? [[nameOf(s), s] as const] : [])));
     // One compile for every case of the plan: a case holds no function of its own.
     const compileOne = (c: PlanCase): CaseBody => {
       // Problems of its own: the plan's were all found above.
       const on = session.fork({}, 'own');
-      const { state, steps } = compileCase(on, { name: c.name, fields: c.study ?? {} });
+      // The study as found, every field: the plan keeps only the fields the playbook reads.
+      const { state, steps } = compileCase(on, byName.get(c.name) ?? { name: c.name, fields: c.study ?? {} });
       if (on.diagnostics.length > 0) throw new PlaybookError(sortDiagnostics(dedupeDiagnostics(on.diagnostics)));
-      const inputs = [...new Set([...state.inputs, ...(studyInputs.get(c.name) ?? [])])];
-      return { inputs, outputs: [...state.outputs.keys()], steps };
+      return { inputs: caseInputs(state.inputs, byName.get(c.name)), outputs: [...state.outputs.keys()], steps };
     };
     for (const study of studies) {
       const name = nameOf(study);
-      cases.push(caseOnDemand({ id: name, name, ...(study ? { study: study.fields } : {}) }, compileOne));
+      cases.push(
+        caseOnDemand(
+          {
+            id: name,
+            name,
+            ...(study ? { study: study.fields } : {}),
+            ...(study?.retrieve ? { retrieve: study.retrieve } : {}),
+          },
+          compileOne,
+        ),
+      );
     }
   }
 
   const postRun = compilePostRun(session, file, scope, foreach, onDemand ? stageCases : cases);
-  if (foreach?.source === 'dicom') keepFieldsRead(cases, fieldsRead(session.loaded(), foreach.as));
+  if (foreach?.source === 'dicom' || foreach?.source === 'dicomweb')
+    keepFieldsRead(cases, fieldsRead(session.loaded(), foreach.as));
   // A check builds no plan (and so reads no file's hash).
   if (session.options.checkOnly) return undefined;
   const top = file.top;
@@ -237,6 +273,19 @@ function compileRoot(
     cases,
     ...postRun,
   };
+}
+
+/**
+ * The files a case's result depends on: those its steps read and its study's own. A series
+ * retrieved from an archive is not among them: it is known by its UIDs and instance count
+ * (the case's `retrieve`), and its cache folder may be emptied or not yet filled when the
+ * hashes are taken.
+ */
+function caseInputs(read: Iterable<string>, study: Study | undefined): string[] {
+  const all = [...new Set([...read, ...(study?.inputs ?? [])])];
+  const cached = study?.retrieve?.map((r) => r.dir);
+  if (!cached) return all;
+  return all.filter((p) => !cached.some((dir) => p === dir || p.startsWith(`${dir}/`) || dir.startsWith(`${p}/`)));
 }
 
 const TOKEN_FROM_ENV = /^\$\{\s*env\.([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\s*\}$/;

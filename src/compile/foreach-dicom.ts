@@ -3,10 +3,10 @@ import { relative, resolve, sep } from 'node:path';
 import { suggestion } from '../diagnostics/did-you-mean.js';
 import { scanDicomFolder, seriesLabel, uidHash, type DicomSeries } from '../volume/dicom/scan.js';
 import { CASE_KEYWORDS, KEYWORD_NAMES } from '../volume/dicom/scan-keywords.js';
-import { checkWhere, matchesWhere, whereText } from '../volume/dicom/where.js';
+import { checkWhere, matchesWhere, whereText, type Where } from '../volume/dicom/where.js';
 import type { YNode } from '../playbook/tree.js';
 import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
-import type { PlanCase } from './plan.js';
+import type { PlanCase, RetrieveRef } from './plan.js';
 import type { LoadedFile } from './session.js';
 
 /**
@@ -32,18 +32,7 @@ const SERIES_DIGITS = 6;
 export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext): Study[] | undefined {
   const per: Per = raw.per ?? 'series';
   const where = raw.where;
-  if (where) {
-    const problems = checkWhere(where);
-    // Values of the wrong kind are the schema's to report; keywords only this module knows.
-    for (const p of problems.filter((p) => p.kind === 'keyword'))
-      ctx.error(
-        'FOREACH_SOURCE',
-        ['where', p.key],
-        p.message,
-        suggestion(p.key, KEYWORD_NAMES, `the keywords are ${KEYWORD_NAMES.join(', ')}`),
-      );
-    if (problems.length > 0) return undefined;
-  }
+  if (!whereIsValid(where, ctx)) return undefined;
   if (!existsSync(from) || !statSync(from).isDirectory()) {
     ctx.error(
       'FILE_NOT_FOUND',
@@ -77,19 +66,52 @@ export function dicomStudies(raw: ForeachRaw, from: string, ctx: ForeachContext)
     );
     return undefined;
   }
-  const named = nameSeries(scan.series, from);
+  return casesOfSeries(scan.series, from, raw.dicom ?? '', per, where, ctx);
+}
+
+/**
+ * The cases of a set of series (scanned from a folder, or found in an archive and laid out in
+ * the cache under `root`): named, matched against `where`, and grouped per series or study.
+ */
+export function casesOfSeries(
+  series: readonly DicomSeries[],
+  root: string,
+  shown: string,
+  per: Per,
+  where: Where | undefined,
+  ctx: Pick<ForeachContext, 'error'>,
+  retrieve?: (s: DicomSeries) => RetrieveRef,
+): Study[] | undefined {
+  const named = nameSeries(series, root);
   const matching = where ? named.filter((s) => matchesWhere(s.series.keywords, where)) : named;
   if (matching.length === 0) {
-    const shown = named.slice(0, 8).map((s) => seriesLabel(s.series, from));
+    const shownSeries = named.slice(0, 8).map((s) => seriesLabel(s.series, root));
     ctx.error(
       'FOREACH_SOURCE',
       ['where'],
-      `no series of \`${raw.dicom}\` matches \`${whereText(where ?? {})}\``,
-      `its series: ${shown.join('; ')}${named.length > shown.length ? `; and ${named.length - shown.length} more` : ''}`,
+      `no series of \`${shown}\` matches \`${whereText(where ?? {})}\``,
+      named.length === 0
+        ? 'it holds no series'
+        : `its series: ${shownSeries.join('; ')}${named.length > shownSeries.length ? `; and ${named.length - shownSeries.length} more` : ''}`,
     );
     return undefined;
   }
-  return per === 'series' ? matching.map((s) => seriesCase(s)) : studyCases(named, matching, from);
+  return per === 'series' ? matching.map((s) => seriesCase(s, retrieve)) : studyCases(named, matching, root, retrieve);
+}
+
+/** Whether `where` names only keywords a series has; says which it does not. */
+export function whereIsValid(where: Where | undefined, ctx: Pick<ForeachContext, 'error'>): boolean {
+  if (!where) return true;
+  const problems = checkWhere(where);
+  // Values of the wrong kind are the schema's to report; keywords only this module knows.
+  for (const p of problems.filter((p) => p.kind === 'keyword'))
+    ctx.error(
+      'FOREACH_SOURCE',
+      ['where', p.key],
+      p.message,
+      suggestion(p.key, KEYWORD_NAMES, `the keywords are ${KEYWORD_NAMES.join(', ')}`),
+    );
+  return problems.length === 0;
 }
 
 interface Named {
@@ -116,7 +138,7 @@ function nameSeries(series: readonly DicomSeries[], root: string): Named[] {
   });
 }
 
-function seriesCase(s: Named): Study {
+function seriesCase(s: Named, retrieve?: (s: DicomSeries) => RetrieveRef): Study {
   const fields: Record<string, unknown> = {
     name: s.name,
     path: s.series.path,
@@ -124,7 +146,7 @@ function seriesCase(s: Named): Study {
     files: s.series.files,
   };
   for (const k of CASE_KEYWORDS) fields[k] = s.series.keywords[k] ?? '';
-  return { name: s.name, fields, inputs: s.series.paths };
+  return { name: s.name, fields, inputs: s.series.paths, ...(retrieve ? { retrieve: [retrieve(s.series)] } : {}) };
 }
 
 /**
@@ -132,7 +154,12 @@ function seriesCase(s: Named): Study {
  * holding all its series; a keyword its series disagree on lists their values with `\`, as
  * DICOM writes several values (ModalitiesInStudy).
  */
-function studyCases(all: readonly Named[], matching: readonly Named[], root: string): Study[] {
+function studyCases(
+  all: readonly Named[],
+  matching: readonly Named[],
+  root: string,
+  retrieve?: (s: DicomSeries) => RetrieveRef,
+): Study[] {
   const wanted = new Set(matching.map((s) => s.study));
   const studies = new Map<string, Named[]>();
   for (const s of all) if (wanted.has(s.study)) studies.set(s.study, [...(studies.get(s.study) ?? []), s]);
@@ -156,7 +183,12 @@ function studyCases(all: readonly Named[], matching: readonly Named[], root: str
       const v = values(k);
       fields[k] = v.length === 1 ? v[0] : v.join('\\');
     }
-    return { name, fields, inputs: members.flatMap((m) => m.series.paths) };
+    return {
+      name,
+      fields,
+      inputs: members.flatMap((m) => m.series.paths),
+      ...(retrieve ? { retrieve: members.map((m) => retrieve(m.series)) } : {}),
+    };
   });
 }
 

@@ -3,6 +3,8 @@ import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
 import type { Where } from '../volume/dicom/where.js';
 import { dicomStudies, type Per } from './foreach-dicom.js';
+import { dicomwebStudies, type ArchiveResults, type ArchiveSearch } from './foreach-dicomweb.js';
+import type { RetrieveRef } from './plan.js';
 import { glob } from './glob.js';
 import { misplacedOption, readTableManifest, type ManifestOptions } from './manifest-source.js';
 
@@ -11,9 +13,11 @@ export interface Study {
   fields: Record<string, unknown>;
   /** Data files the study's case reads beyond those its steps name (a DICOM series' other files), for resume hashes. */
   inputs?: string[];
+  /** Series to retrieve from an archive before the case runs. */
+  retrieve?: RetrieveRef[];
 }
 
-export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'xlsx', 'json', 'dicom'] as const;
+export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'xlsx', 'json', 'dicom', 'dicomweb'] as const;
 export type ForeachSource = (typeof FOREACH_SOURCES)[number];
 
 export interface ForeachRaw extends ManifestOptions {
@@ -23,6 +27,7 @@ export interface ForeachRaw extends ManifestOptions {
   xlsx?: string;
   json?: string;
   dicom?: string;
+  dicomweb?: string;
   per?: Per;
   where?: Where;
   as?: string;
@@ -40,6 +45,10 @@ export interface ForeachContext {
     message: string,
     hint?: string,
   ): void;
+  /** Searches of archives already made (a `dicomweb` source). */
+  archives?: ArchiveResults;
+  /** A `dicomweb` source whose search is still to be made: the compile is run again with its answer. */
+  needSearch?(search: ArchiveSearch): void;
 }
 
 export interface Foreach {
@@ -60,31 +69,43 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
   if (given.length !== 1) {
     const message =
       given.length === 0
-        ? '`foreach` needs a source: list, glob, csv, xlsx, json or dicom'
+        ? '`foreach` needs a source: list, glob, csv, xlsx, json, dicom or dicomweb'
         : `\`foreach\` takes one source, not ${given.join(' and ')}`;
     ctx.error(
       given.length === 0 ? 'MISSING_FIELD' : 'EXCLUSIVE_FIELDS',
       given.length === 0 ? [] : [given[1] ?? ''],
       message,
-      'keep one of list, glob, csv, xlsx, json, dicom',
+      'keep one of list, glob, csv, xlsx, json, dicom, dicomweb',
     );
     return undefined;
   }
   const source = given[0] as ForeachSource;
   if (misplacedOption(source, raw, ctx)) return undefined;
   for (const key of ['per', 'where'] as const)
-    if (raw[key] !== undefined && source !== 'dicom') {
+    if (raw[key] !== undefined && source !== 'dicom' && source !== 'dicomweb') {
       ctx.error(
         'FOREACH_SOURCE',
         [key],
-        `\`${key}\` belongs to a \`dicom\` source`,
-        `drop it, or enumerate a DICOM folder`,
+        `\`${key}\` belongs to a \`dicom\` or \`dicomweb\` source`,
+        `drop it, or enumerate a DICOM folder or archive`,
       );
       return undefined;
     }
   if (source === 'list') {
     const studies = fromRecords(raw.list ?? [], ctx.dir, ['list'], ctx);
     return studies ? { as, source, studies } : undefined;
+  }
+  if (source === 'dicomweb') {
+    // Not a file: the archive is searched only when files are checked (not by `validate`).
+    if (!ctx.checkFiles) return { as, source, from: String(raw.dicomweb), studies: undefined };
+    const studies = dicomwebStudies(raw, ctx);
+    if (studies === undefined) return undefined;
+    return {
+      as,
+      source,
+      from: String(raw.dicomweb).replace(/\/+$/, ''),
+      studies: studies === 'pending' ? undefined : studies,
+    };
   }
   const from = resolve(ctx.dir, String(raw[source]));
   if (source === 'dicom') {

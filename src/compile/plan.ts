@@ -34,6 +34,17 @@ export type PlanStep = {
   };
 }[PlanStepKind];
 
+/** A series a case needs from a DICOMweb archive, and the cache folder it is retrieved into. */
+export interface RetrieveRef {
+  /** The archive's DICOMweb root. */
+  url: string;
+  study: string;
+  series: string;
+  /** NumberOfSeriesRelatedInstances as the search found it: the series is complete at this count. */
+  instances: number;
+  dir: string;
+}
+
 export interface PlanCase {
   /** Stable and unique within the plan: the study name, or `main` without foreach. */
   id: string;
@@ -44,6 +55,8 @@ export interface PlanCase {
   inputs: string[];
   /** Files the case writes (absolute). */
   outputs: string[];
+  /** Series to retrieve from an archive before the case's first step (a `foreach: dicomweb` case). */
+  retrieve?: RetrieveRef[];
   steps: PlanStep[];
 }
 

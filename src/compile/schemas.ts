@@ -86,14 +86,20 @@ export function topSchema(stepItems: JsonSchema = {}): JsonSchema {
             type: 'string',
             minLength: 1,
           },
+          dicomweb: {
+            description:
+              "An archive's DICOMweb root (http:// or https://), searched with QIDO-RS: one case per series (or study), named as `dicom` names the same series; each is retrieved with WADO-RS into the local cache before its case runs, and `path` and `dir` are its folder there.",
+            type: 'string',
+            minLength: 1,
+          },
           per: {
             description:
-              'With `dicom`: one case per `series` (default; `path` is a file of it) or per `study` (`path` is its folder).',
+              'With `dicom` or `dicomweb`: one case per `series` (default; `path` is a file of it, or its folder in the cache) or per `study` (`path` is its folder).',
             enum: ['series', 'study'],
           },
           where: {
             description:
-              'With `dicom`: only series whose DICOM keywords match, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; numbers compare as numbers, text case-sensitively.',
+              'With `dicom` or `dicomweb`: only series whose DICOM keywords match, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; numbers compare as numbers, text case-sensitively.',
             ...WHERE_SCHEMA,
           },
           as: { description: 'Name of the study variable (default: study).', type: 'string', pattern: VAR_NAME },

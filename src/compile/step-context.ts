@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { DiagnosticCode, Span } from '../diagnostics/diagnostic.js';
 import { closest, suggestion } from '../diagnostics/did-you-mean.js';
 import { displayPath } from '../playbook/source.js';
@@ -22,6 +22,8 @@ export interface CaseState {
   inputs: Set<string>;
   /** Output file -> where it is written (computed when needed), to catch two writers. */
   outputs: Map<string, () => Span>;
+  /** Folders of series the case retrieves from an archive before it runs: not there yet. */
+  retrieved?: readonly string[];
 }
 
 const TARGET_WORDS: Record<WindowTarget, string> = {
@@ -43,7 +45,20 @@ export class StepContext implements StepCompileContext {
     private readonly kindSpan: () => Span,
     readonly defaults: Readonly<Record<string, unknown>>,
     private readonly state: CaseState,
+    private readonly studyScope?: { fields?: Record<string, unknown> },
   ) {}
+
+  get study(): Readonly<Record<string, unknown>> | undefined {
+    return this.studyScope?.fields;
+  }
+
+  get studyUnknown(): boolean {
+    return this.studyScope !== undefined && this.studyScope.fields === undefined;
+  }
+
+  get playbook(): string {
+    return basename(this.file.source.path);
+  }
 
   get checkFiles(): boolean {
     return this.session.options.checkFiles;
@@ -73,7 +88,10 @@ export class StepContext implements StepCompileContext {
     const abs = this.resolvePath(value);
     this.state.inputs.add(abs);
     // A path made from a study not known yet (`<study.path>`) cannot be checked.
-    if (this.checkFiles && !/<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>/.test(value) && !existsSync(abs)) {
+    const retrieved = this.state.retrieved?.some(
+      (dir) => abs === dir || abs.startsWith(`${dir}/`) || dir.startsWith(`${abs}/`),
+    );
+    if (this.checkFiles && !retrieved && !/<[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z0-9_-]+>/.test(value) && !existsSync(abs)) {
       this.error('FILE_NOT_FOUND', path, `file not found: \`${value}\``, this.missingFileHint(abs));
     }
     return abs;

@@ -4,6 +4,7 @@ import type { Camera, NodeInfo, Vec3 } from '../api/wire.js';
 import type { WorkbenchClient } from '../client/index.js';
 import { portableLink } from '../files/portable-path.js';
 import { dicomSourceOf } from './dicom-source.js';
+import { dicomwebSourceOf } from './dicomweb-source.js';
 import { displayOf, imageFields, sameNumbers, windowLevelWindow, type Display } from './node-display.js';
 
 export interface RecordOptions {
@@ -16,6 +17,8 @@ export interface RecordOptions {
   /** Shown in the header: the workbench and when it was recorded (injectable for tests). */
   url: string;
   now?: Date;
+  /** The DICOMweb cache: a node read from it is recorded as the archive's series it holds. */
+  cacheRoot?: string;
 }
 
 export interface Recording {
@@ -68,7 +71,11 @@ export async function recordWorkbench(client: WorkbenchClient, options: RecordOp
     }
     const props = await displayOf(client, node.uid);
     display.set(node.uid, props);
-    const fields: string[] = [`file: ${quote(portableLink(here, file))}`, `as: ${alias}`, `name: ${quote(node.name)}`];
+    const archived = options.cacheRoot !== undefined ? await dicomwebSourceOf(file, options.cacheRoot) : undefined;
+    const source = archived
+      ? `dicomweb: { url: ${quote(archived.url)}, study: ${quote(archived.study)}, series: ${quote(archived.series)} }`
+      : `file: ${quote(portableLink(here, file))}`;
+    const fields: string[] = [source, `as: ${alias}`, `name: ${quote(node.name)}`];
     if (node.parent_uid !== null) fields.push(`parent: ${aliases.get(node.parent_uid)!}`);
     if (!props.visible) fields.push('visible: false');
     if (props.opacity !== props.defaults.opacity) fields.push(`opacity: ${num(props.opacity)}`);

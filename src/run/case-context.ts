@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { syncFolders, writeFileAtomic } from '../files/atomic-write.js';
 import type { FigureProvenance } from '../files/provenance.js';
-import type { StepRunContext } from '../steps/run-context.js';
+import type { StepArchives, StepRunContext } from '../steps/run-context.js';
 import type { NodeRef } from '../steps/step-definition.js';
 import type { FileHasher } from '../files/file-hash.js';
 import { artefactAt, type Artefact, type ErrorInfo } from '../result/result.js';
@@ -21,6 +21,8 @@ export interface CaseSetup {
   hasher: FileHasher;
   /** Provenance of the case without the step (filled per capture). */
   provenance(): Promise<Omit<FigureProvenance, 'step'>>;
+  archives?: StepArchives;
+  study?: Readonly<Record<string, unknown>>;
 }
 
 /** Error thrown when a step names a node the case cannot find. */
@@ -82,6 +84,7 @@ export class CaseState {
       await writeFileAtomic(path, bytes);
       this.outputs.set(path, await this.setup.hasher.remember(path, bytes));
     })();
+    this.pending.set(path, done);
     this.folders.add(dirname(path));
     const mine = this.writes.get(step) ?? [];
     mine.push(
@@ -98,6 +101,9 @@ export class CaseState {
    * Once every file of `step` is written: why one was not, or undefined when all are on disk.
    * No promise for a step that wrote nothing.
    */
+  /** Writes of the case still under way, by file: a later step that reads a file waits for it. */
+  readonly pending = new Map<string, Promise<void>>();
+
   written(step: number): Promise<ErrorInfo | undefined> | undefined {
     const mine = this.writes.get(step);
     if (!mine) return undefined;
@@ -155,6 +161,8 @@ class AttemptContext implements StepRunContext {
   readonly timeoutMs: number;
   readonly artefactDir: string;
   readonly golden: StepRunContext['golden'];
+  readonly archives: StepArchives | undefined;
+  readonly study: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     private readonly state: CaseState,
@@ -169,6 +177,8 @@ class AttemptContext implements StepRunContext {
     this.timeoutMs = setup.timeoutMs;
     this.artefactDir = setup.artefactDir;
     this.golden = setup.golden;
+    this.archives = setup.archives;
+    this.study = setup.study;
   }
 
   resolveNode(ref: NodeRef): Promise<string> {
@@ -189,6 +199,10 @@ class AttemptContext implements StepRunContext {
 
   artefact(path: string, kind: Artefact['kind']): Artefact {
     return this.state.artefact(path, kind);
+  }
+
+  async fileWritten(path: string): Promise<void> {
+    await this.state.pending.get(path);
   }
 
   async provenance(): Promise<FigureProvenance> {

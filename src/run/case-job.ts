@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 import { CaseState } from './case-context.js';
 import { clearLeftovers } from './clean-up.js';
 import { runCase, type RunnableStep } from './case-runner.js';
-import { classify } from './classify.js';
+import { classify, classifyArchive } from './classify.js';
 import type { CaseResult } from '../result/result.js';
 import type { RunContext } from './run-context.js';
 import { CaseTrace } from './trace.js';
@@ -41,6 +41,10 @@ export async function runCaseJob(run: RunContext, queued: RunItem, slot: Workben
     inputHash.catch(() => undefined);
   }
   run.reporter.onCaseStart?.(item.info, slot.id);
+  if (item.case.retrieve) {
+    const missing = await retrieveSeries(run, queued, item);
+    if (missing) return finished(missing);
+  }
   const artefactDir = join(run.outputDir, 'artefacts', safeName(item.plan.name), safeName(item.case.id));
   const trace = run.trace ? new CaseTrace() : undefined;
   slot.onExchange = trace?.record;
@@ -48,6 +52,27 @@ export async function runCaseJob(run: RunContext, queued: RunItem, slot: Workben
     return await runOnSlot(run, item, slot, inputHash, artefactDir, trace);
   } finally {
     slot.onExchange = undefined;
+  }
+}
+
+/**
+ * Waits for the case's series from its archive (fetched ahead while earlier cases ran); the
+ * case's result when they cannot be had: the case errs, and the cohort goes on.
+ */
+async function retrieveSeries(run: RunContext, queued: RunItem, item: RunItem): Promise<CaseResult | undefined> {
+  if (!run.prefetch) {
+    return notRun(item, 'its series are in a DICOMweb archive', {
+      code: 'NO_ARCHIVE',
+      message: 'this run was started without access to DICOMweb archives',
+      hint: 'run it with `wbplay run`, which retrieves the series of a `foreach: dicomweb`',
+    });
+  }
+  try {
+    await run.prefetch.ready(queued);
+    return undefined;
+  } catch (err) {
+    if (run.signal.aborted) return notRun(item, 'the run was interrupted');
+    return notRun(item, 'its series could not be retrieved from the archive', classifyArchive(err).info);
   }
 }
 
@@ -119,6 +144,8 @@ async function runSteps(
     golden: run.golden,
     timeoutMs: run.timeoutMs,
     hasher: run.resume.hasher,
+    ...(run.archives ? { archives: run.archives.forSteps() } : {}),
+    ...(item.case.study ? { study: item.case.study } : {}),
     provenance: async () => {
       slot.info ??= await slot.client.info({ signal: run.signal });
       return {

@@ -1,4 +1,5 @@
 import { WorkbenchApiError, WorkbenchError, WorkbenchNetworkError, WorkbenchProtocolError } from '../client/index.js';
+import { DicomwebError } from '../dicomweb/index.js';
 import type { ErrorInfo } from '../result/result.js';
 import { retryableStatus, type Classified } from './retry.js';
 
@@ -10,6 +11,8 @@ const RETRY_NETWORK = new Set(['CONNECTION_REFUSED', 'CONNECTION_RESET', 'TIMEOU
  * and statuses, never message text.
  */
 export function classify(err: unknown): Classified {
+  // An archive's calls were retried under the run's policy already, by the archive itself.
+  if (err instanceof DicomwebError) return { ...classifyArchive(err), retryable: false };
   if (err instanceof WorkbenchApiError) {
     const info: ErrorInfo = {
       code: err.code,
@@ -76,4 +79,19 @@ export function mayBeWorkbenchLoss(info: ErrorInfo): boolean {
 
 function interrupted(): Classified {
   return { retryable: false, info: { code: 'INTERRUPTED', message: 'the step was stopped: the run was interrupted' } };
+}
+
+/** How the retry policy sees an archive's error: the archive says what is worth another try. */
+export function classifyArchive(err: unknown): Classified {
+  if (!(err instanceof DicomwebError)) return classify(err);
+  return {
+    retryable: err.retryable,
+    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
+    info: {
+      code: err.code,
+      message: err.message,
+      ...(err.status !== undefined ? { status: err.status } : {}),
+      ...(err.hint !== undefined ? { hint: err.hint } : {}),
+    },
+  };
 }

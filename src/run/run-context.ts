@@ -7,6 +7,8 @@ import type { Reporter } from '../result/reporter.js';
 import type { CaseInfo, StepResult } from '../result/result.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import type { Resume } from './resume.js';
+import type { Archives } from './archives.js';
+import { DEFAULT_PREFETCH, Prefetch, type PrefetchOptions } from './prefetch.js';
 import type { RunItem } from './run-item.js';
 import type { Shard } from './shard.js';
 import type { WorkbenchSlot, WorkbenchSource } from './workbenches.js';
@@ -51,6 +53,10 @@ export interface RunOptions {
    * without their steps, so none is compiled before its turn.
    */
   outlineEveryCase?: boolean;
+  /** The DICOMweb archives cases retrieve their series from and steps store into. */
+  archives?: Archives;
+  /** How far ahead of the running cases their series are retrieved. */
+  prefetch?: Partial<Omit<PrefetchOptions, 'skip'>>;
 }
 
 export type AfterStep = (c: CaseInfo, step: StepResult, client: WorkbenchClient, signal: AbortSignal) => Promise<void>;
@@ -84,6 +90,9 @@ export class RunContext {
   readonly trace: boolean;
   readonly signal: AbortSignal;
   readonly afterStep: AfterStep | undefined;
+  readonly archives: Archives | undefined;
+  /** Retrieves the cases' series from their archives, ahead of their turn. */
+  readonly prefetch: Prefetch | undefined;
 
   constructor(
     options: RunOptions,
@@ -102,6 +111,15 @@ export class RunContext {
     this.trace = options.trace === true;
     this.signal = options.signal ?? new AbortController().signal;
     this.afterStep = options.afterStep;
+    this.archives = options.archives;
+    this.prefetch =
+      options.archives && items.some((i) => i.case.retrieve)
+        ? new Prefetch(options.archives, items, {
+            ...DEFAULT_PREFETCH,
+            ...options.prefetch,
+            skip: (item) => resume.mayBeUpToDate(item),
+          })
+        : undefined;
   }
 
   /** Files of the run's record that could not be written; the result lists them. */

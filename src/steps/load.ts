@@ -1,3 +1,4 @@
+import { uidTag } from '../dicomweb/uid-tag.js';
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
 import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
@@ -11,8 +12,18 @@ const IMAGE_EXTENSIONS = /\.(nrrd|nhdr|nii|nii\.gz|mha|mhd|png|jpe?g|vtk|vtp|stl
 
 export const TRANSFER_MODES = ['auto', 'direct', 'file-reference'] as const;
 
+/** One series of a DICOMweb archive, by its UIDs. */
+export interface DicomwebSeries {
+  url: string;
+  study: string;
+  series: string;
+}
+
 export interface LoadArgs {
+  /** For a `dicomweb` load, the series' folder in the cache, known once it is retrieved. */
   file: string;
+  /** A series of an archive: retrieved into the cache first, then loaded as any DICOM series. */
+  dicomweb?: DicomwebSeries;
   as?: string;
   name?: string;
   parent?: NodeRef;
@@ -30,7 +41,8 @@ export interface LoadArgs {
 }
 
 interface LoadRaw extends RawDisplay {
-  file: string;
+  file?: string;
+  dicomweb?: DicomwebSeries;
   as?: string;
   name?: string;
   parent?: string;
@@ -46,46 +58,59 @@ interface LoadRaw extends RawDisplay {
 export const load: StepDefinition<'load', LoadArgs> = {
   kind: 'load',
   summary: 'Load a data file into the workbench as a new node, optionally under a parent and with display properties.',
-  schema: object(
-    {
-      file: ref('file'),
-      as: ref('alias'),
-      name: {
-        description: 'Node name shown in the workbench (default: the file name without its extension).',
-        type: 'string',
-        minLength: 1,
+  schema: object({
+    file: ref('file'),
+    dicomweb: object(
+      {
+        url: {
+          description: "The archive's DICOMweb root (http:// or https://).",
+          type: 'string',
+          pattern: '^https?://',
+        },
+        study: { description: 'The StudyInstanceUID.', type: 'string', pattern: '^[0-9.]{1,64}$' },
+        series: { description: 'The SeriesInstanceUID.', type: 'string', pattern: '^[0-9.]{1,64}$' },
       },
-      parent: ref('node'),
-      transfer: {
+      ['url', 'study', 'series'],
+      {
         description:
-          'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes. A DICOM series is never sent file by file: its bytes are the series read here and sent as one NRRD.',
-        enum: [...TRANSFER_MODES],
-        default: 'auto',
+          'Instead of `file`: one series of a DICOMweb archive, retrieved with WADO-RS into the local cache and loaded as MITK reads DICOM.',
       },
-      format: {
-        description: 'Data format hint, when the file extension does not say it.',
-        type: 'string',
-        minLength: 1,
-      },
-      where: {
-        description:
-          'With a folder of DICOM files as `file`: the DICOM keywords that pick its one series, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; none or several matching is an error that lists the series.',
-        ...WHERE_SCHEMA,
-      },
-      visible: {
-        description: "Whether the node is shown in every window (default: the workbench's).",
-        type: 'boolean',
-      },
-      opacity: ref('opacity'),
-      layer: {
-        description: 'Stack order in every window; higher is drawn on top (default: the order nodes were made in).',
-        type: 'integer',
-      },
-      color: ref('color'),
-      ...displayFields.schema,
+    ),
+    as: ref('alias'),
+    name: {
+      description: 'Node name shown in the workbench (default: the file name without its extension).',
+      type: 'string',
+      minLength: 1,
     },
-    ['file'],
-  ),
+    parent: ref('node'),
+    transfer: {
+      description:
+        'How the data reaches the workbench: `direct` sends the bytes, `file-reference` names a file the workbench reads itself, `auto` chooses a file reference when the workbench runs on this machine and offers it, else the bytes. A DICOM series is never sent file by file: its bytes are the series read here and sent as one NRRD.',
+      enum: [...TRANSFER_MODES],
+      default: 'auto',
+    },
+    format: {
+      description: 'Data format hint, when the file extension does not say it.',
+      type: 'string',
+      minLength: 1,
+    },
+    where: {
+      description:
+        'With a folder of DICOM files as `file`: the DICOM keywords that pick its one series, e.g. { Modality: CT, SeriesDescription: "*ARTERIAL*" }: a value, a list of values (any), or text with `*` and `?`; none or several matching is an error that lists the series.',
+      ...WHERE_SCHEMA,
+    },
+    visible: {
+      description: "Whether the node is shown in every window (default: the workbench's).",
+      type: 'boolean',
+    },
+    opacity: ref('opacity'),
+    layer: {
+      description: 'Stack order in every window; higher is drawn on top (default: the order nodes were made in).',
+      type: 'integer',
+    },
+    color: ref('color'),
+    ...displayFields.schema,
+  }),
   compile(raw, ctx) {
     const r = raw as LoadRaw;
     const parent = r.parent !== undefined ? ctx.node(r.parent, ['parent']) : undefined;
@@ -96,8 +121,26 @@ export const load: StepDefinition<'load', LoadArgs> = {
         p.message,
         "where selects on the DICOM keywords of a series' headers (docs/dicom.md); the patient's name and birth date are never read",
       );
+    if (r.file === undefined && r.dicomweb === undefined)
+      ctx.error('MISSING_FIELD', [], 'missing field `file`', 'add `file:`, or `dicomweb:` for a series of an archive');
+    if (r.file !== undefined && r.dicomweb !== undefined)
+      ctx.error(
+        'EXCLUSIVE_FIELDS',
+        ['dicomweb'],
+        '`load` takes either `file` or `dicomweb`',
+        'keep `file` for a file or folder here, or `dicomweb` for a series of an archive',
+      );
+    if (r.dicomweb !== undefined && r.where !== undefined)
+      ctx.error(
+        'EXCLUSIVE_FIELDS',
+        ['where'],
+        '`where` picks a series of a folder; `dicomweb` names one',
+        'drop `where`',
+      );
+    const dicomweb = r.dicomweb ? { ...r.dicomweb, url: r.dicomweb.url.replace(/\/+$/, '') } : undefined;
     const args: LoadArgs = {
-      file: ctx.inputFile(r.file, ['file']),
+      file: r.file !== undefined ? ctx.inputFile(r.file, ['file']) : '',
+      ...(dicomweb ? { dicomweb } : {}),
       ...(r.as !== undefined ? { as: r.as } : {}),
       ...(r.name !== undefined ? { name: r.name } : {}),
       ...(parent ? { parent } : {}),
@@ -119,6 +162,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
       import('../client/upload.js'),
       import('../client/display-patch.js'),
     ]);
+    if (a.dicomweb) a = { ...a, file: await retrieved(a.dicomweb, ctx) };
     const parent = a.parent ? await ctx.resolveNode(a.parent) : undefined;
     // DICOM by content, whatever the file's name; the reader is loaded only for files that may be.
     const maybeDicom = a.where !== undefined || (a.format === undefined && !IMAGE_EXTENSIONS.test(a.file));
@@ -195,7 +239,10 @@ export const load: StepDefinition<'load', LoadArgs> = {
       .filter(Boolean)
       .join(', ');
     const where = a.where ? ` where ${JSON.stringify(a.where)}` : '';
-    return `load ${showFile(a.file)}${where}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
+    const what = a.dicomweb
+      ? `series ${uidTag(a.dicomweb.series)} of ${new URL(a.dicomweb.url).origin}`
+      : showFile(a.file);
+    return `load ${what}${where}${a.as ? ` as ${a.as}` : ''}${a.parent ? ` under ${showNode(a.parent)}` : ''} (${a.transfer}${extra ? `; ${extra}` : ''})`;
   },
 };
 
@@ -228,4 +275,14 @@ async function findEarlier(ctx: StepRunContext): Promise<{ uid: string; bare: bo
     `the answer to an earlier attempt was lost but its node was created (${found}); using that node instead of loading again`,
   );
   return { uid: found, bare: named !== undefined };
+}
+
+/** The folder of an archive's series in the cache, retrieved when it is not there complete. */
+async function retrieved(series: DicomwebSeries, ctx: StepRunContext): Promise<string> {
+  if (!ctx.archives)
+    throw Object.assign(new Error('this run has no access to DICOMweb archives'), {
+      code: 'NO_ARCHIVE',
+      hint: 'run the playbook with `wbplay run`',
+    });
+  return (await ctx.archives.retrieveSeries(series.url, series.study, series.series)).dir;
 }

@@ -12,6 +12,7 @@ import { remove } from './remove.js';
 import { screenshot } from './screenshot.js';
 import { set } from './set.js';
 import { slice } from './slice.js';
+import { store } from './store.js';
 import type { StepDefinition, StepKind } from './step-definition.js';
 import { time } from './time.js';
 import { update } from './update.js';
@@ -34,6 +35,7 @@ export const registry = {
   window_node: windowNode,
   screenshot,
   figure,
+  store,
   expect_image: expectImage,
   expect_state: expectState,
   wait,

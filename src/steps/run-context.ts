@@ -41,6 +41,8 @@ export interface StepRunContext {
    * The write may finish after the step: a failure then fails the step when the case ends.
    */
   writeOutput(path: string, bytes: Uint8Array, kind: Artefact['kind']): Promise<Artefact>;
+  /** Resolves once an output an earlier step of the case is writing has landed (at once for any other file). */
+  fileWritten(path: string): Promise<void>;
   /** Folder for the artefacts of failed image assertions (expected/actual/diff). */
   readonly artefactDir: string;
   /** Records an artefact written by someone else (the golden check) for the report. */
@@ -53,6 +55,24 @@ export interface StepRunContext {
   readonly signal: AbortSignal;
   /** A line for the person running (a golden was written, a lost answer was recovered). */
   notice(message: string): void;
+  /** The DICOMweb archives of the run; absent where the run has none (a plain client run). */
+  readonly archives?: StepArchives;
+  /** The case's study fields (a cohort case), for steps that act on the case's source data. */
+  readonly study?: Readonly<Record<string, unknown>>;
+}
+
+/** What steps may ask of the run's DICOMweb archives. */
+export interface StepArchives {
+  /** A series complete in the local cache, retrieved when it is not: its folder and files. */
+  retrieveSeries(url: string, study: string, series: string): Promise<{ dir: string; files: string[] }>;
+  /** Stores part-10 instances into a study; those the archive holds already are not sent again. */
+  store(
+    url: string,
+    study: string,
+    instances: { sopInstanceUid: string; seriesInstanceUid: string; bytes: Uint8Array }[],
+  ): Promise<{ stored: string[]; present: string[] }>;
+  /** A study's attributes (patient and study modules) as the archive has them, for objects stored into it. */
+  studyAttributes(url: string, study: string): Promise<Record<string, string | number>>;
 }
 
 /** How a step ended when it did not throw. Thrown errors are the runner's business (retry, `error`). */

@@ -20,6 +20,7 @@ export const STEP_KINDS = [
   'window_node',
   'screenshot',
   'figure',
+  'store',
   'expect_image',
   'expect_state',
   'wait',
@@ -60,6 +61,12 @@ export interface StepCompileContext {
   defineNode(alias: string | undefined, name: string | undefined): void;
   /** The MxN cells of the last layout step, when it is known at compile time. */
   setLayoutCells(cells: readonly string[] | undefined): void;
+  /** The fields of the case's study (a cohort case), for a step that acts on its source data. */
+  readonly study?: Readonly<Record<string, unknown>>;
+  /** A cohort case whose study is not known yet (its source cannot be read now): `study` is absent. */
+  readonly studyUnknown?: boolean;
+  /** The playbook file's name, without its folder: what derived identifiers may depend on. */
+  readonly playbook: string;
 }
 
 /**

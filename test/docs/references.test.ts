@@ -22,6 +22,7 @@ import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { registry } from '../../src/steps/registry.js';
 import { STEP_KINDS } from '../../src/steps/step-definition.js';
 import { root } from '../helpers/cohort.js';
+import { ARCHIVE_PAGES } from '../helpers/archive-docs.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
 let dir = '';
@@ -88,6 +89,8 @@ async function codeBlocks(lang: 'yaml' | 'ts'): Promise<Block[]> {
   return blocks;
 }
 
+/** A playbook that searches, retrieves from or stores into an archive: it needs one to run. */
+const needsArchive = (b: Block): boolean => /^\s*-?\s*(dicomweb|store):/m.test(b.text);
 const isPlaybook = (b: Block): boolean => /^version: 1$/m.test(b.text) && /^steps:/m.test(b.text);
 const isConfig = (b: Block): boolean => b.text.includes('schemas/config.schema.json');
 /** A block that names the file it is (`# file: show-ct.yaml`) is written there before the examples run. */
@@ -98,9 +101,13 @@ test('every YAML example in docs/ and the README works as shown', async () => {
   assert.ok(blocks.filter(isPlaybook).length >= STEP_KINDS.length, 'the reference has an example per step kind');
   const named = blocks.filter((b) => fileName(b) !== undefined);
   const plans = [];
+  const archived: string[] = [];
   for (const [i, b] of blocks.entries()) {
     const where = `${b.file}:${b.line}`;
-    if (isPlaybook(b) && fileName(b) === undefined) {
+    if (isPlaybook(b) && needsArchive(b)) {
+      // Run against a real archive by test/dicomweb/docs-orthanc.test.ts, from the pages listed there.
+      archived.push(b.file);
+    } else if (isPlaybook(b) && fileName(b) === undefined) {
       // Each example in a folder of its own (its goldens are its own), with the demo data beside it.
       const folder = join(dir, `example-${i}`);
       await mkdir(folder);
@@ -127,6 +134,11 @@ test('every YAML example in docs/ and the README works as shown', async () => {
       assert.doesNotThrow(() => parse(b.text), `${where}: well-formed YAML`);
     }
   }
+  assert.deepEqual(
+    [...new Set(archived)].sort(),
+    [...ARCHIVE_PAGES].sort(),
+    'playbooks that need a DICOMweb archive appear on the pages the Orthanc docs test runs',
+  );
   // Every example playbook runs on the reference workbench, and passes.
   const result = await runPlans({
     plans: plans.map((p) => p.plan),

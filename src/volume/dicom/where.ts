@@ -11,6 +11,8 @@ import { KEYWORDS, type DicomKeywords } from './scan-keywords.js';
  *   wildcards of C-FIND; `*` alone also matches an absent attribute.
  * - A multi-valued attribute (`ImageType` `ORIGINAL\PRIMARY\AXIAL`) matches when its whole
  *   text or any one of its values does, so `ImageType: LOCALIZER` finds the localizers.
+ * - A date keyword (StudyDate, SeriesDate) takes a range as DICOM's query matching writes it:
+ *   `20240101-20241231`, `20240101-` (from) or `-20241231` (until), both ends included.
  */
 
 export type WhereScalar = string | number;
@@ -64,12 +66,21 @@ export function matchesWhere(keywords: Readonly<DicomKeywords>, where: Where): b
   for (const [key, wanted] of Object.entries(where)) {
     const have = keywords[key] ?? '';
     const options = Array.isArray(wanted) ? (wanted as readonly WhereScalar[]) : [wanted as WhereScalar];
-    if (!options.some((w) => matchesOne(have, w))) return false;
+    if (!options.some((w) => matchesOne(have, w, key))) return false;
   }
   return true;
 }
 
-function matchesOne(have: string | number, wanted: WhereScalar): boolean {
+/** Keywords of VR DA, which match a range. */
+const DATES = new Set(['StudyDate', 'SeriesDate']);
+const DATE_RANGE = /^(\d{8})?-(\d{8})?$/;
+
+function matchesOne(have: string | number, wanted: WhereScalar, key = ''): boolean {
+  const range = typeof wanted === 'string' && DATES.has(key) ? DATE_RANGE.exec(wanted) : null;
+  if (range && (range[1] || range[2])) {
+    const date = String(have);
+    return /^\d{8}$/.test(date) && (!range[1] || date >= range[1]) && (!range[2] || date <= range[2]);
+  }
   const values = typeof have === 'string' && have.includes('\\') ? [have, ...have.split('\\')] : [have];
   if (typeof wanted === 'number') return values.some((v) => v !== '' && Number(v) === wanted);
   if (isGlob(wanted)) {
