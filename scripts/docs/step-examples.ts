@@ -91,7 +91,7 @@ export const STEP_EXAMPLES: Record<StepKind, string> = {
   store: `
   - load: { file: data/ct.nrrd, as: ct }
   - reinit: { nodes: [ct] }
-  - screenshot: { of: stdmulti/axial, save: \${out}/axial.png }
+  - screenshot: { of: stdmulti/axial, save: "\${out}/axial.png" }
   # A case of foreach: dicom or dicomweb stores into its own study; any other names one.
   - store:
       dicomweb: http://127.0.0.1:8042/dicom-web

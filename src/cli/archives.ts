@@ -1,4 +1,8 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
 import { defaultCacheRoot } from '../dicomweb/cache-layout.js';
+import { archiveLabel } from '../dicomweb/labels.js';
+import type { ArchiveRequest } from '../dicomweb/types.js';
 import type { ArchiveSearch, ArchiveSeries } from '../compile/foreach-dicomweb.js';
 import type { Archives } from '../run/archives.js';
 import type { RetryPolicy } from '../run/retry.js';
@@ -21,6 +25,7 @@ export interface ArchiveAccessOptions {
 export class ArchiveAccess {
   readonly cacheRoot: string;
   private archives: Promise<Archives> | undefined;
+  private trace: WriteStream | undefined;
 
   constructor(
     private readonly config: Config | undefined,
@@ -41,6 +46,7 @@ export class ArchiveAccess {
           retry: this.options.retry,
           ...(this.options.timeoutMs !== undefined ? { timeoutMs: this.options.timeoutMs } : {}),
           ...(this.options.signal ? { signal: this.options.signal } : {}),
+          onRequest: (url, request) => this.traced(url, request),
         }),
     );
     return this.archives;
@@ -59,7 +65,25 @@ export class ArchiveAccess {
     };
   }
 
+  /**
+   * `--trace`: every exchange with an archive, a JSON line each, as `ArchiveRequest` gives it:
+   * no query values, no credentials, UIDs shortened to their hash.
+   */
+  traceTo(file: string): void {
+    mkdirSync(dirname(file), { recursive: true });
+    this.trace = createWriteStream(file, { flags: 'a' });
+    // A trace that cannot be written is not worth a failed run: it is dropped.
+    this.trace.on('error', () => (this.trace = undefined));
+  }
+
+  private traced(url: string, request: ArchiveRequest): void {
+    this.trace?.write(`${JSON.stringify({ at: new Date().toISOString(), archive: archiveLabel(url), ...request })}\n`);
+  }
+
   async close(): Promise<void> {
     if (this.archives) await (await this.archives).close();
+    const trace = this.trace;
+    this.trace = undefined;
+    if (trace) await new Promise((resolve) => trace.end(resolve));
   }
 }

@@ -44,6 +44,17 @@ const shown = (file: string, cwd: string): string => {
 };
 
 /**
+ * Whether a playbook's tags pass `--tag`: any of the tags named, and none of those named with
+ * `!` (`--tag !dicomweb` leaves out the playbooks that need an archive).
+ */
+export function tagsMatch(own: readonly string[], tags: readonly string[]): boolean {
+  const wanted = tags.filter((t) => !t.startsWith('!'));
+  const unwanted = tags.filter((t) => t.startsWith('!')).map((t) => t.slice(1));
+  if (own.some((t) => unwanted.includes(t))) return false;
+  return wanted.length === 0 || own.some((t) => wanted.includes(t));
+}
+
+/**
  * `--tag` and `--grep` choose playbooks before any is compiled, so one that is not chosen
  * cannot fail the run. Both are judged from the file's top level: its `tags`, and for `--grep`
  * the text its one case will be matched with (`<name> main`). A playbook with `foreach` has
@@ -65,7 +76,7 @@ export function selectPlaybooks(files: readonly string[], tags: readonly string[
       return true;
     }
     const own = Array.isArray(top.tags) ? top.tags.map(String) : [];
-    if (tags.length > 0 && !own.some((t) => tags.includes(t))) return false;
+    if (!tagsMatch(own, tags)) return false;
     if (grep === undefined || 'foreach' in top) return true;
     if (top.name !== undefined && (typeof top.name !== 'string' || top.name.includes('${'))) return true;
     const name = typeof top.name === 'string' ? top.name : stem(file);

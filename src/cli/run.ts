@@ -96,7 +96,12 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
       ).choices(UPDATE_MODES),
     )
     .option('--grep <regex>', 'run only cases whose name matches')
-    .option('--tag <tag>', 'run only playbooks with this tag (repeatable: any of them)', collect, [])
+    .option(
+      '--tag <tag>',
+      'run only playbooks with this tag (repeatable: any of them); !TAG leaves out those with TAG',
+      collect,
+      [],
+    )
     .option('--retries <n>', 'retries of a step after a transient error (default 3)')
     .option('--timeout <ms>', 'time limit per step, retries included (default 120000)')
     .option(
@@ -209,6 +214,7 @@ async function runCompiled(
   hooks: RunHooks | undefined,
 ): Promise<ExitCode> {
   const { compileAll, DEFAULT_OUT } = await import('./compile-input.js');
+  if (opts.trace === true) archives.traceTo(join(resolve(opts.out ?? DEFAULT_OUT), 'dicomweb-trace.jsonl'));
   let compiled: Plan[] | undefined;
   try {
     compiled = await compileAll(chosen, vars, { archives });
@@ -217,7 +223,8 @@ async function runCompiled(
     return reportError(err, { code: 'RUN_FAILED', exitCode: EXIT.failed });
   }
   if (!compiled) return EXIT.usage;
-  const plans = filterCases(compiled, opts.tag, grep);
+  const { tagsMatch } = await import('./playbook-args.js');
+  const plans = filterCases(compiled, opts.tag, grep, tagsMatch);
   hooks?.onPlans(plans);
   if (plans.every((p) => p.cases.length === 0))
     throw new CommandError(
@@ -616,9 +623,14 @@ function grepOption(source: string | undefined): RegExp | undefined {
 }
 
 /** `--grep` over case names (`<playbook> <case>`), `--tag` over playbook tags. */
-function filterCases(plans: readonly Plan[], tags: readonly string[], grep: RegExp | undefined): Plan[] {
+function filterCases(
+  plans: readonly Plan[],
+  tags: readonly string[],
+  grep: RegExp | undefined,
+  tagsMatch: (own: readonly string[], tags: readonly string[]) => boolean,
+): Plan[] {
   return plans
-    .filter((p) => tags.length === 0 || p.tags.some((t) => tags.includes(t)))
+    .filter((p) => tagsMatch(p.tags, tags))
     .map((p) => (grep ? { ...p, cases: p.cases.filter((c) => grep.test(`${p.name} ${c.name}`)) } : p));
 }
 

@@ -12,6 +12,8 @@ import type { CachedSeries, SeriesRef } from './types.js';
 
 /** What the manifest of a complete series records. */
 export interface Manifest {
+  /** The archive it came from (no credentials): `wbplay record` names the series by it. */
+  url?: string;
   study: string;
   series: string;
   /** The instance count the series was complete at. */

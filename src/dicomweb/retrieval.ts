@@ -73,7 +73,7 @@ export async function retrieveSeries(
   try {
     await writeFileAtomic(
       cache.manifestPath(ref.study, ref.series),
-      JSON.stringify({ study: ref.study, series: ref.series, instances: ref.instances, files }),
+      JSON.stringify({ url: label, study: ref.study, series: ref.series, instances: ref.instances, files }),
     );
   } catch (err) {
     throw cacheWriteError(cache.root, err);

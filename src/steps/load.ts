@@ -65,7 +65,7 @@ export const load: StepDefinition<'load', LoadArgs> = {
         url: {
           description: "The archive's DICOMweb root (http:// or https://).",
           type: 'string',
-          pattern: '^https?://',
+          minLength: 1,
         },
         study: { description: 'The StudyInstanceUID.', type: 'string', pattern: '^[0-9.]{1,64}$' },
         series: { description: 'The SeriesInstanceUID.', type: 'string', pattern: '^[0-9.]{1,64}$' },
@@ -136,6 +136,13 @@ export const load: StepDefinition<'load', LoadArgs> = {
         ['where'],
         '`where` picks a series of a folder; `dicomweb` names one',
         'drop `where`',
+      );
+    if (r.dicomweb !== undefined && !/^https?:\/\/[^/]/.test(r.dicomweb.url))
+      ctx.error(
+        'BAD_VALUE',
+        ['dicomweb', 'url'],
+        `\`${r.dicomweb.url}\` is not an http:// or https:// URL`,
+        "give the archive's DICOMweb root, e.g. http://localhost:8042/dicom-web",
       );
     const dicomweb = r.dicomweb ? { ...r.dicomweb, url: r.dicomweb.url.replace(/\/+$/, '') } : undefined;
     const args: LoadArgs = {

@@ -47,7 +47,7 @@ export const store: StepDefinition<'store', StoreArgs> = {
       dicomweb: {
         description: "The archive's DICOMweb root (http:// or https://); STOW-RS stores into it.",
         type: 'string',
-        pattern: '^https?://',
+        minLength: 1,
       },
       images: {
         description:
@@ -98,6 +98,13 @@ export const store: StepDefinition<'store', StoreArgs> = {
         ['dicomweb'],
         'this case did not come from DICOM, so `store` does not know which study its results belong to',
         'give the study with `study: <StudyInstanceUID>`, or run the playbook over `foreach: dicom` or `foreach: dicomweb`',
+      );
+    if (!/^https?:\/\/[^/]/.test(r.dicomweb))
+      ctx.error(
+        'BAD_VALUE',
+        ['dicomweb'],
+        `\`${r.dicomweb}\` is not an http:// or https:// URL`,
+        "give the archive's DICOMweb root, e.g. http://localhost:8042/dicom-web",
       );
     const playbook = ctx.playbook.replace(/\.ya?ml$/i, '');
     return {

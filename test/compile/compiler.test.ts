@@ -48,6 +48,7 @@ steps:
   - window_node: { window: stdmulti/3d, node: ct, layer: 2 }
   - screenshot: { of: app, save: out/app.jpg }
   - figure: { save: out/figure.png, width: 89mm, panels: [{ window: mxn/mxn__a, scale_bar: 10 }] }
+  - store: { dicomweb: "http://127.0.0.1:8042/dicom-web", images: [out/figure.png], study: "1.2.3" }
   - expect_image: { of: stdmulti, golden: g.png }
   - expect_state: { of: position, equals: { position: [1, 2, 3] } }
   - wait: { ms: 5 }

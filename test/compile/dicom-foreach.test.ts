@@ -170,7 +170,7 @@ test('mistakes are errors at their line and column', () => {
       4,
       10,
     ],
-    ['  csv: data.csv\n  per: series', 'FOREACH_SOURCE', /belongs to a `dicom` source/, 4, 8],
+    ['  csv: data.csv\n  per: series', 'FOREACH_SOURCE', /belongs to a `dicom` or `dicomweb` source/, 4, 8],
   ];
   for (const [foreach, code, message, line, col] of cases) {
     const r = compilePlaybook(playbook('bad.yaml', foreach), { env: {}, displayRoot: dir });

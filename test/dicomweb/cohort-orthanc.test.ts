@@ -14,6 +14,10 @@ import { writeDemoDicom } from '../../src/sim/demo-dicom.js';
 import { differingPixels, pixels, wbplay, type CliResult } from '../helpers/cohort.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { deadPort } from '../helpers/net.js';
+import { startTestWorkbench } from '../helpers/workbench.js';
+import { connect } from '../../src/client/index.js';
+import { recordWorkbench } from '../../src/record/recorder.js';
+import { decodePng } from '../../src/image/png-decode.js';
 import { orthancSkip, startOrthanc, type Orthanc } from '../helpers/orthanc.js';
 import { needs, PYTHON, run } from '../helpers/tools.js';
 import { dciodvfyErrors, needsDciodvfy } from '../helpers/dciodvfy.js';
@@ -242,8 +246,114 @@ steps:
     assert.equal(await orthanc.instanceCount(), count);
   });
 
+  test('wbplay record writes a node loaded from the cache as the archive series it came from, and it replays', async (t) => {
+    const cacheRoot = join(dir, 'cache', 'wbplay', 'dicomweb');
+    const manifests = (await filesUnder(cacheRoot)).filter((f) => f.endsWith('.json')).sort();
+    assert.ok(manifests.length > 0, 'the cohort left series in the cache');
+    const manifest = JSON.parse(await readFile(manifests[0]!, 'utf8')) as {
+      url: string;
+      study: string;
+      series: string;
+    };
+    assert.equal(manifest.url, proxy.url);
+    const folder = manifests[0]!.replace(/\.json$/, '');
+    const live = await startTestWorkbench();
+    const fresh = await startTestWorkbench();
+    const wb = connect({ url: live.url });
+    t.after(async () => {
+      await wb.close();
+      await Promise.all([live.stop(), fresh.stop()]);
+    });
+    const first = join(folder, (await readdir(folder)).sort()[0]!);
+    const { node } = await wb.nodes.create({ file: first, transfer: 'file-reference', name: 'from the archive' });
+    await wb.rendering.reinit();
+    // Off the border of two slices, where a reinit of an even slice count leaves the crosshair.
+    await wb.rendering.setSelectedPosition([56, 52, 36]);
+    const playbook = join(dir, 'rec', 'recorded.yaml');
+    const recording = await recordWorkbench(wb, {
+      playbook,
+      dataDir: join(dir, 'rec', 'data'),
+      url: live.url,
+      cacheRoot,
+    });
+    assert.match(
+      recording.text,
+      new RegExp(
+        `- load: \\{ dicomweb: \\{ url: "${manifest.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}", study: "${manifest.study}", series: "${manifest.series}" \\}`,
+      ),
+    );
+    assert.ok(!recording.text.includes(cacheRoot), 'the cache is not named');
+    await writeFile(playbook, recording.text);
+    const replay = await wbplay(
+      ['run', playbook, '--url', fresh.url, '--out', join(dir, 'replayed'), '--reporter', 'line'],
+      dir,
+      env({ XDG_CACHE_HOME: join(dir, 'cache-2') }),
+    );
+    assert.equal(replay.code, 0, explain(replay));
+    // The replay's own capture of the axial window against the live workbench's.
+    const shot = await wb.stdmulti.window('axial').screenshot();
+    const a = await pixels(join(dir, 'replayed', 'stdmulti-axial.png'));
+    const b = await decodePng(shot.bytes);
+    assert.equal(differingPixels(a, { ...b, data: Buffer.from(b.data) }), 0, 'the replayed axial view differs');
+    assert.ok(node.uid);
+  });
+
+  test('a part that is not DICOM fails its case, naming the instance by its hash; the other cases run', async () => {
+    const [mr] = await qido('/series?Modality=MR&includefield=0020000D');
+    const series = String(mr?.['0020000E']?.Value?.[0]);
+    const escaped = series.replaceAll('.', '\\.');
+    const junk = Buffer.from('this is not a DICOM file\n');
+    // The series answer's first part, and then that instance's own answer, every time it is asked.
+    proxy.fault({ kind: 'replace-part', index: 0, body: junk, method: 'GET', path: new RegExp(`/series/${escaped}$`) });
+    proxy.fault({
+      kind: 'replace-part',
+      index: 0,
+      body: junk,
+      method: 'GET',
+      path: new RegExp(`/series/${escaped}/instances/[\\d.]+$`),
+      times: 10,
+    });
+    const r = await wbplay(
+      ['run', 'pacs.yaml', '--out', 'out-junk', '--reporter', 'line', '--retries', '1'],
+      dir,
+      env({ XDG_CACHE_HOME: join(dir, 'cache-junk') }),
+    );
+    assert.equal(r.code, 1, explain(r));
+    const cases = (await report('out-junk')).cases;
+    const bad = cases.filter((c) => c.status !== 'passed');
+    assert.equal(bad.length, 1, explain(r));
+    assert.equal(bad[0]!.study?.name ?? bad[0]!.id, bad[0]!.id);
+    const error = bad[0]!.steps.find((s) => s.error)?.error;
+    assert.equal(error?.code, 'NOT_DICOM', JSON.stringify(error));
+    assert.match(error?.message ?? '', /uid:[0-9a-f]{8}/);
+    assert.ok(cases.length - bad.length >= 4, 'the other cases ran and passed');
+  });
+
+  test('--trace writes the archive exchanges without query values and with UIDs shortened to their hash', async () => {
+    const r = await wbplay(
+      ['run', 'pacs.yaml', '--out', 'out-trace', '--reporter', 'line', '--trace'],
+      dir,
+      env({ XDG_CACHE_HOME: join(dir, 'cache-trace') }),
+    );
+    assert.equal(r.code, 0, explain(r));
+    const text = await readFile(join(dir, 'out-trace', 'dicomweb-trace.jsonl'), 'utf8');
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { path: string; query: string[]; method: string });
+    assert.ok(
+      lines.some((l) => l.method === 'GET' && /^\/studies\/uid:[0-9a-f]{8}\/series\/uid:[0-9a-f]{8}$/.test(l.path)),
+    );
+    assert.ok(
+      lines.some((l) => l.query.includes('PatientID')),
+      'query parameters are named',
+    );
+    assert.doesNotMatch(text, /2\.25\.\d{6,}/, 'no UID in the trace');
+    assert.doesNotMatch(text, /DEMO\*/, 'no query value in the trace');
+  });
+
   test('credentials appear in no output file', async () => {
-    for (const out of ['out-pacs', 'out-store', 'out-seg']) {
+    for (const out of ['out-pacs', 'out-store', 'out-seg', 'out-junk', 'out-trace']) {
       for (const file of await filesUnder(join(dir, out))) {
         const text = await readFile(file, 'latin1');
         assert.ok(!text.includes(orthanc.password), `${file} holds the password`);
