@@ -57,23 +57,30 @@ export class Prefetch {
     return Promise.all((item.case.retrieve ?? []).map((ref) => this.archives.retrieve(ref)));
   }
 
+  /**
+   * Fetches the cases after `from` one by one, behind any fetch still under way. The budget is
+   * checked as each starts, against what was fetched ahead and is still waiting for its case.
+   */
   private fetchAhead(from: number): void {
-    for (let i = from + 1; i <= from + this.options.ahead && i < this.items.length; i++) {
-      const next = this.items[i]!;
-      if (!next.case.retrieve || this.started.has(next) || this.options.skip?.(next)) continue;
-      if ([...this.waiting.values()].reduce((a, b) => a + b, 0) >= this.options.budgetBytes) return;
-      const fetched = this.chain.then(() => this.fetch(next));
-      this.started.set(next, fetched);
-      this.chain = fetched.then(
-        (series) => {
+    this.chain = this.chain.then(async () => {
+      for (let i = from + 1; i <= from + this.options.ahead && i < this.items.length; i++) {
+        const next = this.items[i]!;
+        if (!next.case.retrieve || this.started.has(next) || this.options.skip?.(next)) continue;
+        if ([...this.waiting.values()].reduce((a, b) => a + b, 0) >= this.options.budgetBytes) return;
+        const fetched = this.fetch(next);
+        this.started.set(next, fetched);
+        try {
+          const series = await fetched;
+          // Its case may have started meanwhile and taken it: only what still waits counts.
           if (this.started.get(next) === fetched)
             this.waiting.set(
               next,
               series.reduce((n, s) => n + s.bytes, 0),
             );
-        },
-        () => undefined,
-      );
-    }
+        } catch {
+          // Its case retrieves it again when its turn comes, and reports what goes wrong then.
+        }
+      }
+    });
   }
 }
