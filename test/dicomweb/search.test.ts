@@ -32,7 +32,7 @@ test('the where keywords QIDO-RS matches go to the study and series levels; the 
   assert.deepEqual(studyQuery({ StudyDate: '2024 01 01' }), {});
 });
 
-test('a search asks for studies, then each study's series, and fills the case keywords from both', async () => {
+test("a search asks for studies, then each study's series, and fills the case keywords from both", async () => {
   const asked: string[] = [];
   const archive: Searchable = {
     async searchStudies(query) {
