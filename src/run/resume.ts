@@ -155,14 +155,18 @@ export class Resume {
  */
 function hashInputs(item: RunItem, files: Record<string, string>): string {
   const h = createHash('sha256');
-  h.update(
-    JSON.stringify({
-      wbplay: VERSION,
-      sources: item.plan.sources.map((s) => s.sha256),
-      steps: item.case.steps.map((s) => [s.kind, s.args]),
-      study: item.case.study ?? null,
-    }),
-  );
+  let text = JSON.stringify({
+    wbplay: VERSION,
+    sources: item.plan.sources.map((s) => s.sha256),
+    steps: item.case.steps.map((s) => [s.kind, s.args]),
+    study: item.case.study ?? null,
+    retrieve: item.case.retrieve?.map((r) => [r.url, r.study, r.series, r.instances]) ?? null,
+  });
+  // A series from an archive is known by its UIDs, not by where this machine caches it: a run
+  // with the cache moved (another node of a cluster, `cache:` changed) resumes all the same.
+  for (const r of item.case.retrieve ?? [])
+    text = text.replaceAll(JSON.stringify(r.dir).slice(1, -1), `<series ${r.series}>`);
+  h.update(text);
   h.update(JSON.stringify(files));
   return h.digest('hex');
 }

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { RunResultTree } from '../../src/result/result.js';
 import { writeDemoData } from '../../src/sim/demo-data.js';
 import { writeDemoDicom } from '../../src/sim/demo-dicom.js';
-import { differingPixels, pixels, wbplay, type CliResult } from '../helpers/cohort.js';
+import { differingPixels, pixels, spawnWbplay, wbplay, type CliResult } from '../helpers/cohort.js';
 import { startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { deadPort } from '../helpers/net.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
@@ -128,6 +128,49 @@ describe('foreach: dicomweb against a real Orthanc', { skip, timeout: 600_000 },
       .slice(before)
       .filter((q) => /\/series\/[\d.]+(\/instances\/[\d.]+)?$/.test(q.path.split('?')[0]!));
     assert.deepEqual(retrievals, []);
+  });
+
+  test('a cohort interrupted and resumed: the cases done are up to date and not retrieved again', async () => {
+    const child = spawnWbplay(
+      ['run', 'pacs.yaml', '--out', 'out-resume', '--reporter', 'line'],
+      dir,
+      env({ XDG_CACHE_HOME: join(dir, 'cache-resume-1') }),
+    );
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        // The first case has passed: stop the run there.
+        if (/ passed in /.test(seen) && !child.killed) {
+          child.kill('SIGTERM');
+          resolve();
+        }
+      });
+      child.on('exit', () => resolve());
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.on('exit', (c) => resolve(c));
+    });
+    assert.equal(code, 143, seen);
+    const before = proxy.requests.length;
+    // Another cache: whatever the first run left there cannot hide a retrieval.
+    const resumed = await wbplay(
+      ['run', 'pacs.yaml', '--out', 'out-resume', '--reporter', 'line'],
+      dir,
+      env({ XDG_CACHE_HOME: join(dir, 'cache-resume-2') }),
+    );
+    assert.equal(resumed.code, 0, explain(resumed));
+    const r = await report('out-resume');
+    const upToDate = r.summary.upToDate ?? 0;
+    assert.ok(upToDate >= 1 && upToDate < r.cases.length, `${upToDate} of ${r.cases.length} up to date`);
+    const retrieved = new Set(
+      proxy.requests
+        .slice(before)
+        .map((q) => /\/studies\/[\d.]+\/series\/([\d.]+)(?:\/instances\/[\d.]+)?$/.exec(q.path.split('?')[0]!)?.[1])
+        .filter((uid) => uid !== undefined),
+    );
+    assert.equal(retrieved.size, r.cases.length - upToDate, 'only the cases still to run were retrieved');
   });
 
   test('store puts the captures back into the source study, pixels exact, and a rerun stores nothing twice', async () => {

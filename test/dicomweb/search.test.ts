@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { searchArchive, seriesQuery, studyQuery, type Searchable } from '../../src/dicomweb/search.js';
+import type { Attributes } from '../../src/dicomweb/types.js';
 import { matchesWhere } from '../../src/volume/dicom/where.js';
 
 test('the where keywords QIDO-RS matches go to the study and series levels; the rest stays local', () => {
@@ -35,14 +36,14 @@ test('the where keywords QIDO-RS matches go to the study and series levels; the 
 test("a search asks for studies, then each study's series, and fills the case keywords from both", async () => {
   const asked: string[] = [];
   const archive: Searchable = {
-    async searchStudies(query) {
+    async searchStudies(query): Promise<Attributes[]> {
       asked.push(`studies ${JSON.stringify(query)}`);
       return [
         { StudyInstanceUID: '1.1', PatientID: 'P1', StudyDate: '20240105', StudyDescription: 'S' },
         { StudyInstanceUID: '1.2', PatientID: 'P2', StudyDate: '20240320' },
       ];
     },
-    async searchSeries(study, query, fields) {
+    async searchSeries(study, query, fields): Promise<Attributes[]> {
       asked.push(`series ${study} ${JSON.stringify(query)} ${(fields ?? []).includes('00201209')}`);
       return [{ SeriesInstanceUID: `${study}.9`, Modality: 'CT', SeriesNumber: 2, NumberOfSeriesRelatedInstances: 32 }];
     },
