@@ -12,7 +12,25 @@ import { dicomSeg } from '../volume/dicom/write-seg.js';
 import type { SeriesIdentity } from '../volume/dicom/write.js';
 import { imageFormat, readImageBytes } from '../volume/read-image.js';
 import type { StepArchives, StepRunContext } from './run-context.js';
-import type { StoreArgs } from './store.js';
+import type { NodeRef } from './step-definition.js';
+
+/** A `store` step's plan arguments (the step is described in store.ts). */
+export interface StoreArgs {
+  /** The archive's DICOMweb root. */
+  dicomweb: string;
+  images?: string[];
+  node?: NodeRef;
+  /** The node's alias or name as written, for the description. */
+  nodeName?: string;
+  series_description: string;
+  series_number: number;
+  /** A file or folder of the source series: its headers give the patient, study and series. */
+  source?: string;
+  /** The study to store into when the case did not come from DICOM. */
+  study?: string;
+  /** What the derived UIDs depend on beside the source's: the playbook's name. */
+  playbook: string;
+}
 
 type Instance = { sopInstanceUid: string; seriesInstanceUid: string; bytes: Uint8Array };
 

@@ -1,7 +1,10 @@
 import { showFile } from './describe.js';
 import type { StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
-import type { NodeRef, StepDefinition } from './step-definition.js';
+import type { StepDefinition } from './step-definition.js';
+import type { StoreArgs } from './store-instances.js';
+
+export type { StoreArgs };
 
 /**
  * `store`: puts what a case made back into the archive, next to the study it came from.
@@ -9,23 +12,6 @@ import type { NodeRef, StepDefinition } from './step-definition.js';
  * each in a new series of the source study. Their UIDs derive from the source's, the
  * playbook's name and the output's, so a rerun or a resumed run stores nothing twice.
  */
-export interface StoreArgs {
-  /** The archive's DICOMweb root. */
-  dicomweb: string;
-  images?: string[];
-  node?: NodeRef;
-  /** The node's alias or name as written, for the description. */
-  nodeName?: string;
-  series_description: string;
-  series_number: number;
-  /** A file or folder of the source series: its headers give the patient, study and series. */
-  source?: string;
-  /** The study to store into when the case did not come from DICOM. */
-  study?: string;
-  /** What the derived UIDs depend on beside the source's: the playbook's name. */
-  playbook: string;
-}
-
 interface StoreRaw {
   dicomweb: string;
   images?: string[];
