@@ -87,6 +87,15 @@ export class UiSession {
       for (const shown of result.sources.keys()) read.add(resolve(shown));
       if (result.plan) plans.push(result.plan);
       for (const d of result.diagnostics) problems.push(problem(d, (f) => result.sources.get(f)));
+      // The live page runs one study at a time as you edit, and searches no archive.
+      if (result.searches)
+        problems.push(
+          problem({
+            code: 'FOREACH_SOURCE',
+            message: `${file}: its cases are in a DICOMweb archive, which the live page does not search`,
+            hint: 'author the steps on one series with `load: { dicomweb: { url, study, series } }`, then run the cohort with `wbplay run`',
+          }),
+        );
     }
     if (problems.length > 0) {
       options.live.showProblems(problems);

@@ -59,6 +59,8 @@ export function dicomwebStudies(raw: ForeachRaw, ctx: ForeachContext): Study[] |
     );
     return undefined;
   }
+  // Like a file, the archive is read only when files are checked (not by `validate`).
+  if (!ctx.checkFiles) return 'pending';
   const search: ArchiveSearch = { url: url.replace(/\/+$/, ''), per, ...(where ? { where } : {}) };
   const found = ctx.archives?.found(search);
   if (found === undefined) {

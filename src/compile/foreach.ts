@@ -96,8 +96,6 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
     return studies ? { as, source, studies } : undefined;
   }
   if (source === 'dicomweb') {
-    // Not a file: the archive is searched only when files are checked (not by `validate`).
-    if (!ctx.checkFiles) return { as, source, from: String(raw.dicomweb), studies: undefined };
     const studies = dicomwebStudies(raw, ctx);
     if (studies === undefined) return undefined;
     return {
