@@ -4,7 +4,8 @@
 // between wbplay and the archive come from a proxy: resets, a part that is not DICOM, a dead
 // port, a refused login. Each run is the CLI as a user starts it.
 import assert from 'node:assert/strict';
-import { readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -393,6 +394,39 @@ steps:
     );
     assert.doesNotMatch(text, /2\.25\.\d{6,}/, 'no UID in the trace');
     assert.doesNotMatch(text, /DEMO\*/, 'no query value in the trace');
+  });
+
+  test('a full disk while caching fails the case naming the cache, and leaves no series taken as complete', async (t) => {
+    const cache = join(dir, 'cache-full');
+    await mkdir(cache);
+    try {
+      // Room for a few slices of the demo series, not for one whole.
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=160k', 'none', cache], { stdio: 'ignore' });
+    } catch {
+      if (process.env.CI === 'true') throw new Error('CI must be able to mount a tmpfs (run as root)');
+      t.skip('a tmpfs cannot be mounted here (needs root); CI mounts one');
+      return;
+    }
+    try {
+      const r = await wbplay(
+        ['run', 'pacs.yaml', '--out', 'out-full', '--reporter', 'line', '--retries', '0'],
+        dir,
+        env({ XDG_CACHE_HOME: cache }),
+      );
+      assert.equal(r.code, 1, explain(r));
+      const cases = (await report('out-full')).cases;
+      assert.ok(cases.length >= 1);
+      for (const c of cases) {
+        assert.equal(c.status, 'error', c.id);
+        const error = c.steps.find((s) => s.error)?.error;
+        assert.equal(error?.code, 'CACHE_WRITE', JSON.stringify(error));
+        assert.ok(error?.message.includes(join(cache, 'wbplay', 'dicomweb')), error?.message);
+      }
+      const manifests = (await filesUnder(cache)).filter((f) => f.endsWith('.json'));
+      assert.deepEqual(manifests, [], 'no series is recorded as complete');
+    } finally {
+      execFileSync('umount', [cache]);
+    }
   });
 
   test('credentials appear in no output file', async () => {
