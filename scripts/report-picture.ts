@@ -20,7 +20,7 @@ const PLAYBOOK = [
   '  csv: ../data/studies.csv',
   'steps:',
   '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
-  '  - load: { file: "${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }',
+  '  - load: { file: "${study.path}/tumour-label.nrrd", as: tumour, parent: ct, opacity: 0.6 }',
   '  - reinit: { nodes: [ct] }',
   '  - position: ["${study.tumour_x}", "${study.tumour_y}", "${study.tumour_z}"]',
   '  - set: { node: tumour, opacity: 0.6 }',

@@ -21,7 +21,7 @@ const playbook = (opacity: number): string =>
     'name: Tumour figure',
     'steps:',
     '  - load: { file: data/ct.nrrd, as: ct, name: CT }',
-    '  - load: { file: data/tumour-label.nrrd, as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }',
+    '  - load: { file: data/tumour-label.nrrd, as: tumour, parent: ct, opacity: 0.6 }',
     '  - reinit: { nodes: [ct] }',
     '  - position: [56, 52, 36]',
     '  - camera: { window: stdmulti/3d, standard_view: anterior }',

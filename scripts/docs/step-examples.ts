@@ -12,7 +12,6 @@ export const STEP_EXAMPLES: Record<StepKind, string> = {
       file: data/tumour-label.nrrd
       as: tumour
       parent: ct
-      color: [1.0, 0.3, 0.2]
       opacity: 0.6`,
   set: `
   - load: { file: data/ct.nrrd, as: ct }
@@ -75,7 +74,7 @@ export const STEP_EXAMPLES: Record<StepKind, string> = {
   - screenshot: { of: stdmulti, save: "\${out}/all-four.jpg", width: 1024, height: 1024 }`,
   figure: `
   - load: { file: data/ct.nrrd, as: ct }
-  - load: { file: data/tumour-label.nrrd, as: tumour, parent: ct, color: [1.0, 0.3, 0.2] }
+  - load: { file: data/tumour-label.nrrd, as: tumour, parent: ct }
   - layout:
       rows: [{ name: ct, nodes: [ct, tumour] }]
       columns: [axial, coronal]

@@ -75,6 +75,8 @@ export async function compileAll(
       process.stderr.write(renderDiagnostics(result.diagnostics, { source: (f) => result.sources.get(f), color }));
       continue;
     }
+    if (result.warnings.length > 0)
+      process.stderr.write(renderDiagnostics(result.warnings, { source: (f) => result.sources.get(f), color }));
     if (result.plan) plans.push(result.plan);
     onValid?.(file);
   }

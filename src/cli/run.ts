@@ -56,8 +56,10 @@ every option (schemas/config.schema.json); the command line overrides each. --pr
 one of its named projects over them.
 
 Output: reports (report.json, report.html, and junit.xml with --reporter junit) and the
-artefacts of failed image assertions go to --out (default wbplay-out/). --out also sets the
-playbook variable \`out\`, so screenshots saved under \${out} land there too.
+artefacts of failed image assertions go to --out (default: the folder the playbook's own
+\`out\` variable names, else wbplay-out/). --out also sets the playbook variable \`out\`, so
+screenshots and figures saved under \${out} land there too. A run ends by naming the goldens,
+figures, contact sheets and screenshots it wrote, and its report.
 
 Output folder: a run holds it (wbplay.lock) while it lasts; a second run into it exits 2.
 
@@ -82,7 +84,10 @@ export const registerRun: RegisterCommand = (program, setExitCode) => {
     .option('--launch', 'start the workbench (MITK_WORKBENCH) for the run, one per worker')
     .option('--workers <n>', 'cases run at once, each on its own workbench (default: 1, or one per --url)')
     .option('--var <name=value>', "set a variable, overriding the playbook's vars (repeatable)", collect, [])
-    .option('--out <dir>', 'output folder for reports, resume journal and artefacts (default wbplay-out)')
+    .option(
+      '--out <dir>',
+      "output folder for reports, resume journal and artefacts (default: the playbook's `out` variable, else wbplay-out)",
+    )
     .option(
       '--reporter <names>',
       'tasklist, line, json, junit, html, github; comma-separated or repeated (the console gets tasklist on a terminal, else line, unless one is named; json and html are always written, junit when named; github adds Actions annotations)',
@@ -233,13 +238,29 @@ async function runCompiled(
       "check the case names (wbplay plan lists them) and the playbooks' tags",
     );
 
-  const outputDir = resolve(opts.out ?? DEFAULT_OUT);
+  const outputDir = resolve(opts.out ?? playbookOut(plans) ?? DEFAULT_OUT);
   const lock = await takeOutputFolder(outputDir);
   try {
     return await runLocked(plans, opts, settings, outputDir, lock, hooks, archives);
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Without `--out`, the folder the playbooks' `${out}` names, when they agree on one: a playbook
+ * that keeps its files in a folder of its own gets its reports there too, so they lie with the
+ * figures they describe and its run never replaces another playbook's report.
+ */
+export function playbookOut(plans: readonly Pick<Plan, 'playbook' | 'vars'>[]): string | undefined {
+  const outs = new Set(
+    plans.map((p) => {
+      const out = p.vars.out;
+      return typeof out === 'string' && out !== '' ? resolve(dirname(p.playbook.path), out) : undefined;
+    }),
+  );
+  const [only] = outs;
+  return outs.size === 1 ? only : undefined;
 }
 
 /** The run proper, once it holds its output folder. */

@@ -14,6 +14,7 @@ import type { PlanSpan, PlanStep } from './plan.js';
 import { stepSchema } from './schemas.js';
 import { DEF_MESSAGES, type LoadedFile, type Session } from './session.js';
 import { StepContext, type CaseState } from './step-context.js';
+import { captureWarning } from './warnings.js';
 
 /** Where the steps being compiled come from: a file, its scope and the includes that led to it. */
 export interface Frame {
@@ -91,7 +92,10 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
           : session.spanAt(source, value, p.path, p.onKey);
       session.error(p.code, p.message, p.hint, span);
     }
-    if (problems.length > 0) return;
+    if (problems.length > 0) {
+      defineNamesOf(kind, raw, state);
+      return;
+    }
   }
 
   const ctx = new StepContext(
@@ -111,6 +115,8 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     inline(session, frame, state, args as IncludeArgs, span, value, out);
     return;
   }
+  const warning = captureWarning(state, kind, args, kindSpan);
+  if (warning) session.warnings.push(warning);
   if (session.options.checkOnly) return;
   out.push({
     index: out.length + 1,
@@ -120,6 +126,26 @@ function compileStep(session: Session, frame: Frame, state: CaseState, item: YNo
     ...(frame.via.length > 0 ? { via: [...frame.via] } : {}),
     args,
   } as PlanStep);
+}
+
+/** The fields by which each kind names a node later steps may use. */
+const NAMING_FIELDS: Partial<Record<StepKind, { alias?: string; name?: string }>> = {
+  load: { alias: 'as', name: 'name' },
+  set: { name: 'name' },
+};
+
+/**
+ * A step with a wrong field still names its node: later steps that use the name would
+ * otherwise get an error for a mistake they did not make.
+ */
+function defineNamesOf(kind: StepKind, raw: unknown, state: CaseState): void {
+  const fields = NAMING_FIELDS[kind];
+  if (!fields || raw === null || typeof raw !== 'object' || Array.isArray(raw)) return;
+  const r = raw as Record<string, unknown>;
+  const alias = fields.alias !== undefined ? r[fields.alias] : undefined;
+  const name = fields.name !== undefined ? r[fields.name] : undefined;
+  if (typeof alias === 'string') state.aliases.add(alias);
+  if (typeof name === 'string') state.names.add(name);
 }
 
 /** A step that is not a one-key map: say what it looks like it meant. */

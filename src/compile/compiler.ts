@@ -49,6 +49,8 @@ export interface CompileResult {
   /** Present when there is no diagnostic (and `checkOnly` was not asked). */
   plan?: Plan;
   diagnostics: Diagnostic[];
+  /** What the playbook may get wrong without an error (only when there is no error). */
+  warnings: Diagnostic[];
   /** The text of every file read, by shown path, for rendering diagnostics. */
   sources: Map<string, string>;
   /**
@@ -76,6 +78,7 @@ export function compilePlaybook(path: string, options: CompileOptions = {}): Com
   return {
     ...(plan && diagnostics.length === 0 && !checkOnly && searches.length === 0 ? { plan } : {}),
     diagnostics,
+    warnings: diagnostics.length === 0 ? sortDiagnostics(dedupeDiagnostics(session.warnings)) : [],
     sources: session.sources(),
     ...(searches.length > 0 ? { searches } : {}),
   };
@@ -119,7 +122,8 @@ function compileRoot(
 
   // Variables, in order: a later one may use an earlier one; the command line wins.
   const vars = new Map<string, VarValue | typeof BROKEN>();
-  const scope: Scope = { vars, env };
+  const shell = new Set(Object.keys(cliVars));
+  const scope: Scope = { vars, env, shell };
   const varsNode = entry(root, 'vars')?.value;
   if (varsNode?.type === 'map') {
     for (const e of varsNode.entries) {
@@ -157,7 +161,7 @@ function compileRoot(
 
   const studies = foreach ? (foreach.studies ?? [undefined]) : [undefined];
   const scopeOf = (study: Study | undefined): Scope =>
-    foreach ? { vars, env, study: { as: foreach.as, fields: study?.fields } } : scope;
+    foreach ? { vars, env, shell, study: { as: foreach.as, fields: study?.fields } } : scope;
   const nameOf = (study: Study | undefined): string => study?.name ?? (foreach ? `<${foreach.as}.name>` : 'main');
   const compileCase = (on: Session, study: Study | undefined): { state: CaseState; steps: PlanStep[] } => {
     const state: CaseState = {

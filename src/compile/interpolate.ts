@@ -14,6 +14,8 @@ export interface Scope {
   /** The foreach binding of the current case; `fields: undefined` when the studies are not known yet. */
   study?: { as: string; fields: Readonly<Record<string, unknown>> | undefined };
   env: NodeJS.ProcessEnv;
+  /** Variables whose value was typed in a shell (`--var`): a path in them starts at the working folder. */
+  shell?: ReadonlySet<string>;
 }
 
 export interface TemplateProblem {
@@ -72,7 +74,9 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
       return { value: text, problems };
     }
     const expr = text.slice(at + 2, close).trim();
-    const resolved = resolve(expr, scope, at === 0);
+    // A value that starts the text and is followed by a separator is the first folder of a path.
+    const leading = at === 0 ? (/^[\\/]/.test(text.slice(close + 1)) ? 'folder' : 'start') : 'inside';
+    const resolved = resolve(expr, scope, leading);
     if ('problem' in resolved) {
       problems.push({ ...resolved.problem, offset: at, length: close + 1 - at });
     } else {
@@ -91,26 +95,33 @@ export function expand(text: string, scope: Scope): { value: unknown; problems: 
  * A path typed in a shell (an environment variable, a `--var`) means the folder the shell is in,
  * not the playbook's: a relative one is made absolute from the working directory. Only values
  * that look like paths are touched (a separator, or a leading `.`, and no URL scheme), so names,
- * numbers and URLs pass.
+ * numbers and URLs pass; `folder` says the value is known to be a path's first folder
+ * (`${data}/studies.csv`), so a bare name such as `coh` is one too.
  */
-export function fromWorkingDir(value: string, cwd: string = process.cwd()): string {
+export function fromWorkingDir(value: string, cwd: string = process.cwd(), folder = false): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value)) return value;
   const looksLikePath =
-    (value === '.' || value === '..' || value.startsWith('./') || value.startsWith('../') || /[\\/]/.test(value)) &&
-    !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(value);
-  return looksLikePath && !isAbsolute(value) ? resolvePath(cwd, value) : value;
+    folder ||
+    value === '.' ||
+    value === '..' ||
+    value.startsWith('./') ||
+    value.startsWith('../') ||
+    /[\\/]/.test(value);
+  return looksLikePath && value !== '' && !isAbsolute(value) ? resolvePath(cwd, value) : value;
 }
 
 function resolve(
   expr: string,
   scope: Scope,
-  leading: boolean,
+  leading: 'folder' | 'start' | 'inside',
 ): { value: unknown } | { problem: Omit<TemplateProblem, 'offset' | 'length'> } {
   const env = ENV.exec(expr);
   if (env) {
     const name = env[1] ?? '';
     const value = scope.env[name];
     // Only where a path would start: `${env.DATA}/ct.nrrd`, not `study-${env.N}`.
-    if (value !== undefined && value !== '') return { value: leading ? fromWorkingDir(value) : value };
+    if (value !== undefined && value !== '')
+      return { value: leading === 'inside' ? value : fromWorkingDir(value, undefined, leading === 'folder') };
     if (env[2] !== undefined) return { value: env[2] };
     return {
       problem: {
@@ -157,6 +168,8 @@ function resolve(
     const value = scope.vars.get(name);
     if (value === BROKEN)
       return { problem: { code: 'UNKNOWN_VARIABLE', message: `\`${name}\` could not be expanded`, silent: true } };
+    if (leading === 'folder' && typeof value === 'string' && scope.shell?.has(name))
+      return { value: fromWorkingDir(value, undefined, true) };
     return { value };
   }
   const known = [...scope.vars.keys(), ...(scope.study ? [`${scope.study.as}.name`] : [])];

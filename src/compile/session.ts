@@ -74,17 +74,25 @@ function sha256Of(text: string): string {
 /** The state of one compile: options, files read, and every problem found so far. */
 export class Session {
   readonly diagnostics: Diagnostic[];
+  /** What may go wrong without being an error; every fork adds to the same list. */
+  readonly warnings: Diagnostic[];
   private readonly files: Map<string, LoadedFile | undefined>;
   /** Other files a diagnostic points into (a study manifest), by shown path. */
   private readonly others: Map<string, string>;
 
   constructor(
     readonly options: SessionOptions,
-    from?: { files: Map<string, LoadedFile | undefined>; others: Map<string, string>; diagnostics?: Diagnostic[] },
+    from?: {
+      files: Map<string, LoadedFile | undefined>;
+      others: Map<string, string>;
+      diagnostics?: Diagnostic[];
+      warnings?: Diagnostic[];
+    },
   ) {
     this.files = from?.files ?? new Map();
     this.others = from?.others ?? new Map();
     this.diagnostics = from?.diagnostics ?? [];
+    this.warnings = from?.warnings ?? [];
   }
 
   /**
@@ -98,6 +106,7 @@ export class Session {
       {
         files: this.files,
         others: this.others,
+        warnings: this.warnings,
         ...(problems === 'shared' ? { diagnostics: this.diagnostics } : {}),
       },
     );

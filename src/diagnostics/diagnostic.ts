@@ -45,7 +45,8 @@ export type DiagnosticCode =
   | 'FIGURE_TOO_SMALL'
   | 'FIGURE_SHAPE'
   | 'SCALE_BAR_3D'
-  | 'ANNOTATION_WITHOUT_CAMERA';
+  | 'ANNOTATION_WITHOUT_CAMERA'
+  | 'NO_REINIT';
 
 /**
  * Where a problem is: 1-based line and column of its first character and of the character
@@ -67,6 +68,8 @@ export interface Diagnostic {
   hint?: string;
   /** Absent only for problems that have no place in a file (a bad `--var` on the command line). */
   span?: Span;
+  /** A warning is shown but stops nothing; absent means an error. */
+  severity?: 'warning';
 }
 
 /** Thrown by the API entry points that cannot return a partial result. */

@@ -14,6 +14,7 @@ export interface RenderOptions {
 
 const RED = '\u001b[1;31m';
 const BLUE = '\u001b[1;34m';
+const YELLOW = '\u001b[1;33m';
 const BOLD = '\u001b[1m';
 const RESET = '\u001b[0m';
 
@@ -29,7 +30,8 @@ const RESET = '\u001b[0m';
  */
 export function renderDiagnostic(d: Renderable, options: RenderOptions): string {
   const paint = (style: string, text: string): string => (options.color ? `${style}${text}${RESET}` : text);
-  const out: string[] = [`${paint(RED, `error[${d.code}]`)}${paint(BOLD, `: ${d.message}`)}`];
+  const [style, label] = d.severity === 'warning' ? [YELLOW, 'warning'] : [RED, 'error'];
+  const out: string[] = [`${paint(style, `${label}[${d.code}]`)}${paint(BOLD, `: ${d.message}`)}`];
   const span = d.span;
   if (!span) {
     if (d.hint) out.push(`  = hint: ${d.hint}`);
@@ -47,7 +49,7 @@ export function renderDiagnostic(d: Renderable, options: RenderOptions): string 
       span.endLine === span.line ? Math.max(span.endCol - 1, start + 1) : Math.max(shown.trimEnd().length, start + 1);
     out.push(`${gutter} ${paint(BLUE, '|')}`);
     out.push(`${paint(BLUE, `${span.line} |`)} ${shown}`);
-    out.push(`${gutter} ${paint(BLUE, '|')} ${' '.repeat(start)}${paint(RED, '^'.repeat(end - start))}`);
+    out.push(`${gutter} ${paint(BLUE, '|')} ${' '.repeat(start)}${paint(style, '^'.repeat(end - start))}`);
   }
   if (d.hint) out.push(`${gutter} ${paint(BLUE, '=')} hint: ${d.hint}`);
   return out.join('\n');
@@ -57,7 +59,13 @@ export function renderDiagnostic(d: Renderable, options: RenderOptions): string 
 export function renderDiagnostics(list: readonly Diagnostic[], options: RenderOptions): string {
   const blocks = list.map((d) => renderDiagnostic(d, options));
   const files = new Set(list.map((d) => d.span?.file).filter((f) => f !== undefined));
-  const summary = `${list.length} error${list.length === 1 ? '' : 's'}${files.size > 1 ? ` in ${files.size} files` : ''}`;
+  const warnings = list.filter((d) => d.severity === 'warning').length;
+  const errors = list.length - warnings;
+  const counts = [
+    ...(errors > 0 || warnings === 0 ? [`${errors} error${errors === 1 ? '' : 's'}`] : []),
+    ...(warnings > 0 ? [`${warnings} warning${warnings === 1 ? '' : 's'}`] : []),
+  ];
+  const summary = `${counts.join(', ')}${files.size > 1 ? ` in ${files.size} files` : ''}`;
   return `${blocks.join('\n\n')}\n\n${summary}\n`;
 }
 

@@ -4,13 +4,16 @@ import { esc } from '../markup/escape.js';
 import { endValue, type PlacedColourBar } from './colour-bar.js';
 import { embeddedFontRules, FONT_FAMILY } from './font.js';
 import type { Geometry } from './geometry.js';
+import type { Corner } from './annotation-kinds.js';
 import type { Mark, TextMark } from './marks.js';
 
-/** A scale bar as drawn: its length in pixels (from the camera) and its label. */
+/** A scale bar as drawn: its length in pixels (from the camera), its label and its corner. */
 export interface ScaleBar {
   length: number;
   label: string;
   color: Rgb;
+  /** Default bottom-right. */
+  corner?: Corner;
 }
 
 export interface FigurePanel {
@@ -58,16 +61,52 @@ export const SWATCH_SCALE = 0.8;
 export const SWATCH_SPACE = 0.4;
 export const ENTRY_SPACE = 1.2;
 
-/** Where a scale bar of a length sits in its panel (bottom right, clear of the edges). */
-export function scaleBarRect(cell: Rect, length: number, fontPx: number): Rect {
+/**
+ * Where a scale bar of a length sits in its panel: in its corner, clear of the edges. Its label
+ * is on the side towards the panel's middle (above a bar at the bottom, below one at the top).
+ */
+export function scaleBarRect(cell: Rect, length: number, fontPx: number, corner: Corner = 'bottom-right'): Rect {
   const pad = Math.round(fontPx * 0.6);
   const thickness = Math.max(2, Math.round(fontPx * 0.25));
+  const top = corner.startsWith('top');
+  const left = corner.endsWith('left');
   return {
-    x: cell.x + cell.width - pad - length,
-    y: cell.y + cell.height - pad - thickness,
+    x: left ? cell.x + pad : cell.x + cell.width - pad - length,
+    y: top ? cell.y + pad : cell.y + cell.height - pad - thickness,
     width: length,
     height: thickness,
   };
+}
+
+/** The baseline of a scale bar's label. */
+function scaleLabelY(bar: Rect, fontPx: number, corner: Corner): number {
+  return corner.startsWith('top')
+    ? bar.y + bar.height + Math.round(fontPx * 0.3) + fontPx * 0.75
+    : bar.y - Math.round(fontPx * 0.3);
+}
+
+/** What a scale bar covers with its label, to keep other parts of the panel off it. */
+export function scaleBarBox(
+  cell: Rect,
+  bar: ScaleBar,
+  fontPx: number,
+  corner: Corner = bar.corner ?? 'bottom-right',
+): Rect {
+  const r = scaleBarRect(cell, bar.length, fontPx, corner);
+  const labelWidth = bar.label.length * fontPx * 0.6;
+  const x = Math.min(r.x, r.x + r.width / 2 - labelWidth / 2);
+  const width = Math.max(r.width, labelWidth);
+  const labelHeight = Math.round(fontPx * 0.3) + fontPx;
+  return corner.startsWith('top')
+    ? { x, y: r.y, width, height: r.height + labelHeight }
+    : { x, y: r.y - labelHeight, width, height: r.height + labelHeight };
+}
+
+/** What a panel letter covers in the top-left corner of its panel. */
+export function letterBox(cell: Rect, letter: string, fontPx: number): Rect {
+  const size = fontPx * LETTER_SCALE;
+  const pad = Math.round(fontPx * 0.4);
+  return { x: cell.x + pad, y: cell.y + pad, width: Math.max(1, letter.length) * size * 0.75, height: size };
 }
 
 /** The figure as marks, in drawing order: background, headings, panels with their overlays, legend. */
@@ -106,14 +145,15 @@ export function figureMarks(d: FigureDrawing): Mark[] {
       });
     }
     if (p.scaleBar) {
-      const bar = scaleBarRect(cell, p.scaleBar.length, fontPx);
+      const corner = p.scaleBar.corner ?? 'bottom-right';
+      const bar = scaleBarRect(cell, p.scaleBar.length, fontPx, corner);
       const color = p.scaleBar.color;
       marks.push(
         { kind: 'rect', ...bar, fill: color, crisp: true },
         {
           kind: 'text',
           x: bar.x + bar.width / 2,
-          y: bar.y - Math.round(fontPx * 0.3),
+          y: scaleLabelY(bar, fontPx, corner),
           text: p.scaleBar.label,
           fill: color,
           anchor: 'middle',

@@ -72,7 +72,9 @@ function pickBranches(errors: readonly ErrorObject[], root: Schema, data: unknow
     const branches = schemaAt(root, `${union.schemaPath}/x`);
     const list = Array.isArray(branches) ? (branches as Schema[]) : [];
     const actual = jsonType(valueAt(data, pointerPath(union.instancePath)));
-    const chosen = list.findIndex((b) => fits(typesOf(b, root), actual));
+    let chosen = list.findIndex((b) => fits(typesOf(b, root), actual));
+    const value = valueAt(data, pointerPath(union.instancePath));
+    if (chosen >= 0 && list.length > 1 && strangerMap(value, list[chosen], root)) chosen = -1;
     const prefix = `${union.schemaPath}/`;
     const below = (e: ErrorObject): boolean =>
       e.instancePath === union.instancePath || e.instancePath.startsWith(`${union.instancePath}/`);
@@ -92,10 +94,25 @@ function pickBranches(errors: readonly ErrorObject[], root: Schema, data: unknow
     });
     if (chosen < 0) {
       const types = [...new Set(list.flatMap((b) => typesOf(b, root) ?? []))];
-      kept.push({ ...union, keyword: 'union', params: { types } });
+      kept.push({ ...union, keyword: 'union', params: { types, branches: list } });
     }
   }
   return kept;
+}
+
+/**
+ * A map none of whose keys a map alternative knows (`position: { x, y, z }` against
+ * `{ window, at }`): the writer meant another form, and each of its keys reported as unknown
+ * would hide that.
+ */
+function strangerMap(value: unknown, branch: Schema | undefined, root: Schema): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || branch === undefined) return false;
+  const b = typeof branch.$ref === 'string' ? schemaAt(root, `${branch.$ref}/x`) : branch;
+  const known = Object.keys((b.properties as Schema | undefined) ?? {});
+  const keys = Object.keys(value);
+  return (
+    keys.length > 0 && known.length > 0 && b.additionalProperties === false && !keys.some((k) => known.includes(k))
+  );
 }
 
 function typesOf(branch: Schema, root: Schema): string[] | undefined {
@@ -152,21 +169,54 @@ function describe(
         hint: `add \`${key}:\``,
       };
     }
-    case 'type':
+    case 'type': {
+      const example = exampleOf(parent, root);
+      const form = example !== undefined ? `write it as \`${keyed(path, rootName, example)}\`` : undefined;
+      const general = hintForType(String(p.type));
       return {
         code: 'WRONG_TYPE',
         path,
         onKey: false,
         message: `${name} must be ${article(String(p.type))}, not ${kindOf(value)}`,
-        hint: hintForType(String(p.type)),
+        // A map's or a list's example shows its form; text may also need the word about quotes.
+        hint:
+          form !== undefined && general !== undefined && String(p.type) === 'string'
+            ? `${form}; ${general}`
+            : (form ?? general),
       };
+    }
     case 'union': {
-      const types = (p.types as unknown[]).filter((t) => t !== undefined).map(String);
+      const types = [...new Set((p.types as unknown[]).filter((t) => t !== undefined).map(String))];
+      const branches = (p.branches as Schema[] | undefined) ?? [];
+      const forms = branches
+        .map((b) => exampleOf(b, root))
+        .filter((e): e is string => e !== undefined)
+        .map((e) => `\`${keyed(path, rootName, e)}\``);
+      const keys = value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : [];
+      const point = pointFromMap(value);
+      const mapBranch = branches
+        .map((b) => (typeof b.$ref === 'string' ? schemaAt(root, `${b.$ref}/x`) : b))
+        .find((b) => b.type === 'object');
+      const mapFields = Object.keys((mapBranch?.properties as Schema | undefined) ?? {})
+        .map((k) => `\`${k}\``)
+        .join(', ');
       return {
         code: 'WRONG_TYPE',
         path,
         onKey: false,
-        message: `${name} must be ${types.map(article).join(' or ')}, not ${kindOf(value)}`,
+        message:
+          keys.length > 0 && mapFields.length > 0
+            ? `${name} must be ${types
+                .filter((t) => t !== 'object')
+                .map(article)
+                .join(' or ')} or a map of ${mapFields}, not a map of ${keys.map((k) => `\`${k}\``).join(', ')}`
+            : `${name} must be ${types.map(article).join(' or ')}, not ${kindOf(value)}`,
+        hint:
+          point !== undefined && branches.some((b) => b.$ref === '#/$defs/vec3')
+            ? `write the point as a list [x, y, z]: \`${keyed(path, rootName, point)}\``
+            : forms.length > 0
+              ? `write it as ${forms.join(' or ')}`
+              : undefined,
       };
     }
     case 'enum': {
@@ -326,6 +376,75 @@ function article(type: string): string {
     default:
       return `a ${type}`;
   }
+}
+
+/** `{ x: 56, y: 52, z: 30 }` as the list it meant, `[56, 52, 30]`. */
+function pointFromMap(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const keys = Object.keys(v).map((k) => k.toLowerCase());
+  if (keys.length !== 3 || !['x', 'y', 'z'].every((k) => keys.includes(k))) return undefined;
+  const at = (k: string): unknown => Object.entries(v).find(([key]) => key.toLowerCase() === k)?.[1];
+  return `[${['x', 'y', 'z'].map((k) => String(at(k))).join(', ')}]`;
+}
+
+/** `key: example` when the value sits under a key, else the example alone. */
+function keyed(path: readonly (string | number)[], rootName: string, example: string): string {
+  const last = path[path.length - 1] ?? /^`([^`]+)`$/.exec(rootName)?.[1];
+  return typeof last === 'string' ? `${last}: ${example}` : example;
+}
+
+/**
+ * A value of the schema's form, as it is written in a playbook: its own `examples` first,
+ * else one built from its parts. Undefined when no sensible value can be made up (free text).
+ */
+export function exampleOf(schema: Schema, root: Schema, depth = 0): string | undefined {
+  if (depth > 4) return undefined;
+  const s = typeof schema.$ref === 'string' ? { ...schemaAt(root, `${schema.$ref}/x`), ...schema } : schema;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return flow(s.examples[0]);
+  if (s.const !== undefined) return flow(s.const);
+  if (Array.isArray(s.enum) && s.enum.length > 0) return flow(s.enum[0]);
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  switch (type) {
+    case 'boolean':
+      return 'true';
+    case 'number':
+    case 'integer': {
+      const lo = typeof s.minimum === 'number' ? s.minimum : undefined;
+      const hi = typeof s.maximum === 'number' ? s.maximum : undefined;
+      // The middle of a narrow range (an opacity of 0.5), else the smallest useful value.
+      if (lo !== undefined && hi !== undefined && hi - lo <= 1) return String((lo + hi) / 2);
+      if (lo !== undefined && lo > 0) return String(lo);
+      return String(typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1);
+    }
+    case 'object': {
+      const props = (s.properties as Record<string, Schema> | undefined) ?? {};
+      const required = Array.isArray(s.required) ? (s.required as string[]) : [];
+      const keys = required.length > 0 ? required : Object.keys(props).slice(0, 1);
+      if (keys.length === 0) return undefined;
+      const parts = keys.map((k) => `${k}: ${(props[k] && exampleOf(props[k], root, depth + 1)) ?? '…'}`);
+      return `{ ${parts.join(', ')} }`;
+    }
+    case 'array': {
+      const item =
+        s.items !== null && typeof s.items === 'object' ? exampleOf(s.items as Schema, root, depth + 1) : undefined;
+      if (item === undefined) return undefined;
+      const n = typeof s.minItems === 'number' && s.minItems > 0 ? s.minItems : 1;
+      return `[${new Array<string>(n).fill(item).join(', ')}]`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A value in YAML's flow style, as a one-line example. */
+function flow(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(flow).join(', ')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{ ${Object.entries(v)
+      .map(([k, x]) => `${k}: ${flow(x)}`)
+      .join(', ')} }`;
+  return String(v);
 }
 
 function hintForType(type: string): string | undefined {

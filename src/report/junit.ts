@@ -3,15 +3,7 @@ import { writeChunksAtomic } from '../files/atomic-write.js';
 import type { CaseResult, CaseSummary, RunResult, StepResult } from '../result/result.js';
 import type { Reporter } from '../result/reporter.js';
 import { ReportNames } from './names.js';
-import {
-  firstProblem,
-  formatDuration,
-  formatError,
-  formatImage,
-  formatSpan,
-  stepLabel,
-  stepProblem,
-} from './report-text.js';
+import { firstProblem, formatDuration, failureDetails, formatSpan, stepLabel, stepProblem } from './report-text.js';
 
 export const JUNIT_REPORT_FILE = 'junit.xml';
 
@@ -106,12 +98,7 @@ function attachments(k: CaseResult, names: ReportNames | undefined): string[] {
 /** What a person needs to find and fix the problem without opening the HTML report. */
 function problemDetails(step: StepResult, names: ReportNames | undefined): string {
   const lines = [`${stepLabel(step)} at ${formatSpan(step.span)}`];
-  if (step.error) lines.push(formatError(step.error));
-  if (step.image) {
-    if (step.image.message !== step.error?.message) lines.push(step.image.message);
-    const numbers = formatImage(step.image);
-    if (numbers) lines.push(numbers);
-  }
+  lines.push(...failureDetails(step));
   if (step.error?.hint) lines.push(`hint: ${step.error.hint}`);
   for (const a of step.artefacts) lines.push(`${a.kind}: ${names ? names.artefactName(a) : a.path}`);
   return lines.join('\n');

@@ -3,10 +3,11 @@ import { createPalette, paintStatus, type Palette } from './colors.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
 import { isFailedImageCheck, terminalImageHint } from './hints.js';
 import type { ReportNames } from './names.js';
+import { WrittenFiles } from './written.js';
 import {
+  failureDetails,
   formatDuration,
   formatError,
-  formatImage,
   formatSpan,
   printable,
   problemLines,
@@ -36,11 +37,13 @@ export class LineReporter implements Reporter {
   /** Case keys finished so far; a case retried on another workbench counts once. */
   private readonly finished = new Set<string>();
   private readonly names: ReportNames | undefined;
+  private readonly written: WrittenFiles;
 
   constructor(options: LineReporterOptions) {
     this.stream = options.stream;
     this.palette = createPalette(options.color ?? false);
     this.names = options.names;
+    this.written = new WrittenFiles(options.names);
   }
 
   onRunStart(info: RunStartInfo): void {
@@ -60,6 +63,7 @@ export class LineReporter implements Reporter {
   }
 
   onStepEnd(c: CaseInfo, result: StepResult): void {
+    this.written.record(result);
     const p = this.palette;
     const tries = result.attempts.length > 1 ? `, ${result.attempts.length} attempts` : '';
     if (result.status === 'skipped') {
@@ -71,13 +75,7 @@ export class LineReporter implements Reporter {
       `${this.prefix(c, result)} … ${paintStatus(p, result.status)} (${formatDuration(result.durationMs)}${tries})`,
     );
     if (result.status === 'passed') return;
-    const details: string[] = [];
-    if (result.error) details.push(formatError(result.error));
-    if (result.image) {
-      if (!result.error || result.error.message !== result.image.message) details.push(result.image.message);
-      const numbers = formatImage(result.image);
-      if (numbers) details.push(numbers);
-    }
+    const details = failureDetails(result);
     const hint =
       this.names && isFailedImageCheck(result.error) ? terminalImageHint(this.names.outputArg) : result.error?.hint;
     if (hint) details.push(`hint: ${hint}`);
@@ -114,6 +112,7 @@ export class LineReporter implements Reporter {
     const unused = unusedGoldensLine(result);
     if (unused) this.write(`${this.palette.cyan('notice')}: ${printable(unused)}`);
     this.write('');
+    for (const line of this.written.lines(result)) this.write(printable(line));
     this.write(verdictLine(this.palette, result));
   }
 

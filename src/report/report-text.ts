@@ -116,16 +116,57 @@ export function caseProblem(c: CaseResult): string {
   return `${c.name} › ${stepLabel(step)}: ${stepProblem(step) ?? step.status} (${formatSpan(step.span)})`;
 }
 
-/** The cases that need attention, each with its first problem and where it is, for the end of a log. */
-export async function problemLines(result: RunResult, limit = 20): Promise<string[]> {
+/**
+ * The cases that need attention, each with every check that failed and where it is, for the
+ * end of a log: a case name, then its failed steps indented under it. A fix for the first
+ * failure of a case is rarely the fix for all of them, so none is left out up to the limits.
+ */
+export async function problemLines(result: RunResult, limit = 20, stepsPerCase = 12): Promise<string[]> {
   const bad = [...result.cases.summaries.entries()]
     .filter(([, c]) => c.status === 'failed' || c.status === 'error')
     .map(([i]) => i);
   const lines: string[] = [];
   // Only the cases shown are read: a summary says which ones failed.
-  for await (const c of result.cases.pick(bad.slice(0, limit))) lines.push(caseProblem(c));
-  if (bad.length > limit) lines.push(`… and ${bad.length - limit} more (see the report)`);
+  for await (const c of result.cases.pick(bad.slice(0, limit))) {
+    const failed = c.steps.filter((s) => s.status === 'failed' || s.status === 'error');
+    if (failed.length === 0) {
+      lines.push(`${c.name}: ${c.status}`);
+      continue;
+    }
+    const failures = failed.filter((s) => s.status === 'failed').length;
+    const errors = failed.length - failures;
+    const counts = [
+      failures > 0 ? `${failures} failed step${failures === 1 ? '' : 's'}` : '',
+      errors > 0 ? `${errors} step${errors === 1 ? '' : 's'} in error` : '',
+    ].filter((t) => t !== '');
+    lines.push(`${c.name}: ${counts.join(', ')}`);
+    for (const step of failed.slice(0, stepsPerCase))
+      lines.push(`  step ${step.index} ${step.kind}: ${stepProblem(step) ?? step.status} (${formatSpan(step.span)})`);
+    if (failed.length > stepsPerCase) lines.push(`  … and ${failed.length - stepsPerCase} more (see the report)`);
+  }
+  if (bad.length > limit) lines.push(`… and ${bad.length - limit} more cases (see the report)`);
   return lines;
+}
+
+/**
+ * The lines that explain a failed step, each figure once: the error, then the image verdict
+ * and its numbers only where the error does not already say them.
+ */
+export function failureDetails(step: Pick<StepResult, 'error' | 'image'>): string[] {
+  const details: string[] = [];
+  const said = step.error ? formatError(step.error) : '';
+  if (step.error) details.push(said);
+  if (step.image) {
+    if (!said.includes(step.image.message)) details.push(step.image.message);
+    const numbers = formatImage(step.image);
+    const told = details.join('\n');
+    const figures = [
+      step.image.diffPixels !== undefined ? `${step.image.diffPixels} ` : undefined,
+      step.image.actualSize ? `${step.image.actualSize.width}×${step.image.actualSize.height}` : undefined,
+    ].filter((f): f is string => f !== undefined);
+    if (numbers && !figures.some((f) => told.includes(f))) details.push(numbers);
+  }
+  return details;
 }
 
 /** Control characters would move a terminal's cursor or end a line early; a name is shown, never obeyed. */

@@ -14,6 +14,7 @@ import { createPalette, paintStatus, type Palette } from './colors.js';
 import { CohortProgress } from './progress.js';
 import { isFailedImageCheck, terminalImageHint } from './hints.js';
 import type { ReportNames } from './names.js';
+import { WrittenFiles } from './written.js';
 import type { OutputStream, Reporter, RunStartInfo } from '../result/reporter.js';
 import {
   caseProblem,
@@ -110,9 +111,11 @@ export class TaskListReporter implements Reporter {
   private live = true;
   /** Whether an image check failed: the end of the run then says how to review it. */
   private imageFailed = false;
+  private readonly written: WrittenFiles;
 
   constructor(private readonly options: TaskListOptions) {
     this.palette = createPalette(options.color ?? false);
+    this.written = new WrittenFiles(options.names);
     this.now = options.now ?? Date.now;
   }
 
@@ -175,6 +178,7 @@ export class TaskListReporter implements Reporter {
 
   onStepEnd(c: CaseInfo, result: StepResult): void {
     if (isFailedImageCheck(result.error)) this.imageFailed = true;
+    this.written.record(result);
     this.cases.get(key(c))?.steps.get(result.index)?.resolve(result);
   }
 
@@ -230,6 +234,7 @@ export class TaskListReporter implements Reporter {
     if (this.imageFailed && this.options.names)
       out(`${this.palette.cyan('hint')}: ${printable(terminalImageHint(this.options.names.outputArg))}`);
     out('');
+    for (const line of this.written.lines(result)) out(printable(line));
     out(verdictLine(this.palette, result));
   }
 

@@ -30,7 +30,13 @@ export const DISPLAY_SCHEMA: Record<string, JsonSchema> = {
   level_window: {
     description: `The grey-value window: {level, window} in the image's units, or one of MITK's presets (${PRESETS.join(', ')}).`,
     anyOf: [
-      { description: "One of MITK's level-window presets.", type: 'string', minLength: 1, examples: PRESETS },
+      // The soft-tissue preset first: the one a first playbook on a CT most likely wants.
+      {
+        description: "One of MITK's level-window presets.",
+        type: 'string',
+        minLength: 1,
+        examples: ['Liver', ...PRESETS.filter((p) => p !== 'Liver')],
+      },
       object(
         {
           level: { description: 'The grey value in the middle of the window.', type: 'number' },
@@ -41,7 +47,7 @@ export const DISPLAY_SCHEMA: Record<string, JsonSchema> = {
           },
         },
         ['level', 'window'],
-        { description: 'A level and a window.' },
+        { description: 'A level and a window.', examples: [{ level: 40, window: 400 }] },
       ),
     ],
   },
@@ -274,6 +280,28 @@ export function describeDisplay(d: DisplayFields): string {
   if (d.outline) parts.push(`outline=${d.outline.enabled ? 'on' : 'off'}`);
   if (d.properties) parts.push(`properties=${Object.keys(d.properties).join('|')}`);
   return parts.join(', ');
+}
+
+/**
+ * Why a node's `color` shows nothing, if it does not: MITK's multi-label mapper colours each
+ * label from the label set in the segmentation's data and never reads the node's `color`
+ * (Modules/Multilabel/mitkLabelSetImageVtkMapper2D.cpp), while it does multiply the labels'
+ * opacities by the node's `opacity`.
+ */
+export async function ignoredColour(
+  client: WorkbenchClient,
+  uid: string,
+  color: Rgb | undefined,
+  call: { signal: AbortSignal },
+): Promise<string | undefined> {
+  if (color === undefined) return undefined;
+  const node = await client.nodes.get(uid, call);
+  if (node.data_type !== 'MultiLabelSegmentation' && node.data_type !== 'LabelSetImage') return undefined;
+  return (
+    `\`color\` does nothing on ${node.name}: it is a multi-label segmentation, which MITK draws in its labels' ` +
+    "own colours. Remove `color`; `opacity` and `visible` do work on the whole segmentation, and a label's " +
+    'colour or visibility is part of the segmentation file (see docs/display-properties.md).'
+  );
 }
 
 /** The display fields as one piece, for the steps that take them. */

@@ -144,7 +144,9 @@ export const expectState: StepDefinition<'expect_state', ExpectStateArgs> = {
       failure: {
         code: 'STATE_MISMATCH',
         message: `${this.describe(a)}: ${mismatches.join('; ')}`,
-        hint: `numbers may differ by at most ${a.tolerance} (set \`tolerance\` to allow more)`,
+        hint: Object.entries(equals).every(([key, want]) => nearMiss(want, actual[key], a.tolerance))
+          ? `numbers may differ by at most ${a.tolerance} (set \`tolerance\` to allow more)`
+          : 'the workbench shows another value: correct `equals`, or the earlier step that sets it',
       },
     };
   },
@@ -224,6 +226,29 @@ async function readState(
 }
 
 /** What differs between `want` and `got`, with the path into the value; objects compare only the keys wanted. */
+/**
+ * Whether every difference is a number slightly off, the only kind a `tolerance` is for: a
+ * whole number (a slice, a time step) off by any amount, text, or a number far off is a
+ * different state, and a larger tolerance would only hide it.
+ */
+export function nearMiss(want: unknown, got: unknown, tolerance: number): boolean {
+  if (typeof want === 'number' && typeof got === 'number') {
+    const delta = Math.abs(want - got);
+    if (delta <= tolerance) return true;
+    if (Number.isInteger(want) && Number.isInteger(got)) return false;
+    return delta <= Math.max(100 * tolerance, 0.01 * Math.abs(want));
+  }
+  if (Array.isArray(want))
+    return Array.isArray(got) && got.length === want.length && want.every((w, i) => nearMiss(w, got[i], tolerance));
+  if (want !== null && typeof want === 'object')
+    return (
+      got !== null &&
+      typeof got === 'object' &&
+      Object.entries(want).every(([k, w]) => nearMiss(w, (got as Record<string, unknown>)[k], tolerance))
+    );
+  return want === got;
+}
+
 export function differences(path: string, want: unknown, got: unknown, tolerance: number): string[] {
   if (typeof want === 'number' && typeof got === 'number') {
     const delta = Math.abs(want - got);

@@ -6,6 +6,7 @@ import type { LegendEntry } from '../figure/compose.js';
 import { segmentationLabels } from '../figure/segmentation-labels.js';
 import type { FigurePanel, ScaleBar } from '../figure/svg.js';
 import type { Rgb } from '../image/rgba.js';
+import { decodePng } from '../image/png-decode.js';
 import { propertyValue } from './property-value.js';
 import type { StepRunContext } from './run-context.js';
 import type { WindowAddress } from './window-address.js';
@@ -23,6 +24,9 @@ export async function panelImage(
 ): Promise<Pick<FigurePanel, 'bytes' | 'mime'>> {
   if (p.window) {
     const shot = await capture(ctx.client, p.window, { format: 'png', width, height, signal: ctx.signal });
+    const blank = await import('./blank-capture.js');
+    const colour = blank.singleColour(await decodePng(shot.bytes));
+    if (colour !== undefined) ctx.notice(await blank.blankCaptureNotice(ctx.client, p.window, colour, ctx));
     return { bytes: shot.bytes, mime: 'image/png' };
   }
   const file = p.image ?? '';

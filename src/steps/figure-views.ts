@@ -1,5 +1,7 @@
 import type { Annotation } from '../figure/annotation-kinds.js';
-import { insetBox, placeAnnotation } from '../figure/annotations.js';
+import type { Corner } from '../figure/annotation-kinds.js';
+import { insetBox, placeAnnotation, type Placing } from '../figure/annotations.js';
+import { boundsOf, chooseCorner, overlaps, placementNotice, within, type Occupied } from '../figure/placement.js';
 import type { Mark } from '../figure/marks.js';
 import { projectPoint, zoomedCamera, type PanelView, type Slice } from '../figure/projection.js';
 import type { Rect } from '../image/rgba.js';
@@ -61,9 +63,19 @@ function pngAspect(bytes: Uint8Array): number {
   return width > 0 && height > 0 ? width / height : 1;
 }
 
+/** A panel's annotations as drawn, and what they cover in the panel's own pixels. */
+export interface PanelOverlay {
+  marks: Mark[];
+  occupied: Occupied[];
+}
+
 /**
- * A panel's annotations as marks in the figure's pixels. Each inset is captured again with the
- * camera zoomed onto its region, and the camera put back as it was, even when a capture fails.
+ * A panel's annotations as marks in the figure's pixels. What is anchored in the patient
+ * (arrows, circles, text, rulers) cannot move, so each inset goes to the first corner, its own
+ * first, where it covers none of them, the region it magnifies, another inset or `taken` (the
+ * panel letter); the step says where it went instead, or what it still covers. Each inset is
+ * captured again with the camera zoomed onto its region, and the camera put back as it was,
+ * even when a capture fails.
  */
 export async function annotationMarks(
   panel: number,
@@ -73,28 +85,53 @@ export async function annotationMarks(
   cell: Rect,
   fontPx: number,
   ctx: StepRunContext,
-): Promise<Mark[]> {
-  const marks: Mark[] = [];
+  taken: readonly Occupied[] = [],
+): Promise<PanelOverlay> {
+  const drawn: Mark[][] = annotations.map(() => []);
+  const occupied: Occupied[] = [...taken];
+  const placingOf = (i: number): Placing => ({ view, cell, fontPx, name: annotationName(panel, annotations, i) });
   for (const [i, a] of annotations.entries()) {
-    const placing = { view, cell, fontPx, name: annotationName(panel, annotations, i) };
+    if (a.kind === 'inset') continue;
+    const placing = placingOf(i);
+    const placed = placeAnnotation(a, placing);
+    placed.notices.forEach((n) => ctx.notice(n));
+    drawn[i] = placed.marks;
+    const bounds = boundsOf(placed.marks, fontPx);
+    if (bounds) occupied.push({ name: placing.name.replace(/^panel \d+, /, ''), rect: within(bounds, cell) });
+  }
+  for (const [i, a] of annotations.entries()) {
+    if (a.kind !== 'inset') continue;
+    const placing = placingOf(i);
     let inset;
-    if (a.kind === 'inset') {
-      const centre = projectPoint(view, a.at, cell.width, cell.height);
-      if (centre) {
-        const box = insetBox(a, view, centre, cell, fontPx);
-        if (box.zoom < a.zoom - 0.05)
-          ctx.notice(
-            `${placing.name}: zoom ${a.zoom} would make the inset larger than half the panel; it shows ${box.zoom.toFixed(1)} times`,
-          );
-        const bytes = await zoomedCapture(window, view, zoomedCamera(view, a.at, a.size), box.box, ctx);
-        inset = { bytes, region: box.region, box: box.box };
-      }
+    const centre = projectPoint(view, a.at, cell.width, cell.height);
+    if (centre) {
+      const at = (corner: Corner): ReturnType<typeof insetBox> =>
+        insetBox({ ...a, corner }, view, centre, cell, fontPx);
+      const wanted = at(a.corner);
+      const taken = [...occupied, { name: 'the region it magnifies', rect: wanted.region }];
+      const choice = chooseCorner(a.corner, (c) => at(c).box, taken);
+      const notice = placementNotice(
+        placing.name,
+        a.corner,
+        choice,
+        taken.filter((t) => overlaps(wanted.box, t.rect)).map((t) => t.name),
+      );
+      if (notice) ctx.notice(notice);
+      const box = at(choice.corner);
+      if (box.zoom < a.zoom - 0.05)
+        ctx.notice(
+          `${placing.name}: zoom ${a.zoom} would make the inset larger than half the panel; it shows ${box.zoom.toFixed(1)} times`,
+        );
+      const bytes = await zoomedCapture(window, view, zoomedCamera(view, a.at, a.size), box.box, ctx);
+      inset = { bytes, region: box.region, box: box.box };
+      const name = placing.name.replace(/^panel \d+, /, '');
+      occupied.push({ name, rect: box.box }, { name: `the region ${name} magnifies`, rect: box.region });
     }
     const placed = placeAnnotation(a, placing, inset);
     placed.notices.forEach((n) => ctx.notice(n));
-    marks.push(...placed.marks);
+    drawn[i] = placed.marks;
   }
-  return marks;
+  return { marks: drawn.flat(), occupied: occupied.slice(taken.length) };
 }
 
 async function zoomedCapture(

@@ -1,9 +1,10 @@
 import { gridGeometry, isGeometryProblem, type GridSpec } from '../figure/geometry.js';
 import { lengthInPixels, LENGTH_PATTERN, pointsInPixels } from '../figure/length.js';
-import type { Annotation } from '../figure/annotation-kinds.js';
+import { CORNERS, type Annotation, type Corner } from '../figure/annotation-kinds.js';
+import type { Occupied } from '../figure/placement.js';
 import type { FigureFormat } from '../figure/compose.js';
 import type { FigurePanel } from '../figure/svg.js';
-import type { Rgb } from '../image/rgba.js';
+import type { Rect, Rgb } from '../image/rgba.js';
 import type { Artefact } from '../result/result.js';
 import { showFile } from './describe.js';
 import { ANNOTATION_SCHEMA, compileAnnotations, type RawAnnotation } from './figure-annotations.js';
@@ -20,7 +21,7 @@ export interface FigurePanelArgs {
   image?: string;
   title?: string;
   /** Millimetres; 2D windows only. */
-  scaleBar?: { mm: number; color: Rgb };
+  scaleBar?: { mm: number; color: Rgb; corner?: Corner };
   /** Anchored in the patient; lengths on paper already in pixels. */
   annotations?: Annotation[];
 }
@@ -64,11 +65,16 @@ const PANEL = object(
     scale_bar: {
       description: 'A scale bar of this many millimetres, from the window camera; 2D windows only.',
       anyOf: [
-        { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0 },
+        { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0, examples: [20] },
         object(
           {
-            length: { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0 },
+            length: { description: 'Length in millimetres.', type: 'number', exclusiveMinimum: 0, examples: [20] },
             color: { ...ref('color'), description: 'Colour of the bar and its label; default white.' },
+            corner: {
+              description:
+                'The corner it is drawn in (default bottom-right); moved to a free corner when an inset, an annotation or the panel letter is there.',
+              enum: [...CORNERS],
+            },
           },
           ['length'],
           { description: 'A scale bar with its colour.' },
@@ -212,11 +218,15 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
       { portableProvenance, provenanceEntries },
       { panelImage, scaleBar },
       { annotationMarks, panelView },
+      { chooseCorner, overlaps, placementNotice, within },
+      { letterBox, scaleBarBox },
     ] = await Promise.all([
       import('../figure/compose.js'),
       import('../files/provenance.js'),
       import('./figure-content.js'),
       import('./figure-views.js'),
+      import('../figure/placement.js'),
+      import('../figure/svg.js'),
     ]);
     const { entries: legend, bars, resolved: resolvedLegend } = await legendOf(a.legend, ctx);
     const layout = layoutFigure(a.grid, legend, bars);
@@ -235,6 +245,17 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
         ...(a.letters[i] !== undefined ? { letter: a.letters[i] } : {}),
         ...(p.title !== undefined ? { title: p.title } : {}),
       };
+      const cell = geometry.cells[i]!;
+      // The letter is drawn top-left whatever else the panel has: nothing is placed over it.
+      const taken: Occupied[] =
+        a.letters[i] !== undefined && a.letters[i] !== ''
+          ? [{ name: 'the panel letter', rect: within(letterBox(cell, a.letters[i], a.grid.fontPx), cell) }]
+          : [];
+      if (annotated && view) {
+        const overlay = await annotationMarks(i, p.annotations ?? [], annotated, view, cell, a.grid.fontPx, ctx, taken);
+        panel.overlay = overlay.marks;
+        taken.push(...overlay.occupied);
+      }
       if (p.scaleBar && p.window) {
         const shape = { width: geometry.panelWidth, height: geometry.panelHeight, aspect: view?.aspect ?? 1 };
         const bar = await scaleBar(p.window, p.scaleBar, shape, ctx);
@@ -251,11 +272,14 @@ export const figure: StepDefinition<'figure', FigureArgs> = {
             'choose a shorter scale bar, or zoom the window out (camera parallel_scale)',
           );
         }
-        panel.scaleBar = bar;
-      }
-      if (annotated && view) {
-        const cell = geometry.cells[i]!;
-        panel.overlay = await annotationMarks(i, p.annotations ?? [], annotated, view, cell, a.grid.fontPx, ctx);
+        // The scale bar goes where it covers nothing: inside an inset it would read at the inset's scale.
+        const wanted = p.scaleBar.corner ?? 'bottom-right';
+        const boxAt = (corner: Corner): Rect => within(scaleBarBox(cell, bar, a.grid.fontPx, corner), cell);
+        const choice = chooseCorner(wanted, boxAt, taken);
+        const covered = taken.filter((t) => overlaps(boxAt(wanted), t.rect)).map((t) => t.name);
+        const notice = placementNotice(`the scale bar of panel ${i + 1}`, wanted, choice, covered);
+        if (notice) ctx.notice(notice);
+        panel.scaleBar = { ...bar, corner: choice.corner };
       }
       panels.push(panel);
     }
@@ -315,7 +339,7 @@ interface RawFigure {
     window?: string;
     image?: string;
     title?: string;
-    scale_bar?: number | { length: number; color?: Rgb };
+    scale_bar?: number | { length: number; color?: Rgb; corner?: Corner };
     annotations?: RawAnnotation[];
   }>;
   letters?: 'upper' | 'lower' | 'none' | string[];
@@ -378,7 +402,12 @@ function compilePanel(
       `panel ${i + 1} captures the 3D window \`${window.address}\`: a perspective view has no single scale`,
       'put scale bars on 2D windows (axial, sagittal, coronal, MxN cells) only',
     );
-  } else out.scaleBar = { mm: bar.length, color: bar.color ?? [1, 1, 1] };
+  } else
+    out.scaleBar = {
+      mm: bar.length,
+      color: bar.color ?? [1, 1, 1],
+      ...('corner' in bar && bar.corner !== undefined ? { corner: bar.corner } : {}),
+    };
   return out;
 }
 

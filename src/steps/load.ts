@@ -1,7 +1,7 @@
 import { uidTag } from '../dicomweb/uid-tag.js';
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
-import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
+import { displayFields, ignoredColour, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { MARKER_PROPERTY, type StepRunContext } from './run-context.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
@@ -233,6 +233,8 @@ export const load: StepDefinition<'load', LoadArgs> = {
     requireApplied({ updated: [], failed: refused.map((property) => ({ property, error: 'refused' })) }, uid);
     // Level window, colour map and the rest need the data's own defaults first: after the load.
     if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
+    const ignored = await ignoredColour(ctx.client, uid, a.color, { signal: ctx.signal });
+    if (ignored !== undefined) ctx.notice(ignored);
     return {
       status: 'passed',
       resolvedArgs: { ...a, ...(parent !== undefined ? { parent: { uid: parent } } : {}), uid, ...sent },

@@ -12,6 +12,7 @@ export const SCHEMA_DEFS: Record<string, JsonSchema> = {
     items: { type: 'number' },
     minItems: 3,
     maxItems: 3,
+    examples: [[12.5, -4, 30]],
   },
   color: {
     description: 'Red, green and blue, each from 0 to 1.',
@@ -19,6 +20,7 @@ export const SCHEMA_DEFS: Record<string, JsonSchema> = {
     items: { type: 'number', minimum: 0, maximum: 1 },
     minItems: 3,
     maxItems: 3,
+    examples: [[1, 0.3, 0.2]],
   },
   opacity: { description: 'From 0 (transparent) to 1 (opaque).', type: 'number', minimum: 0, maximum: 1 },
   window: {

@@ -65,6 +65,12 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
     const { stampProvenance } = await stamping;
     // JPEG has no text chunks: its provenance lives in the report only.
     const bytes = a.format === 'png' ? stampProvenance(shot.bytes, provenance) : shot.bytes;
+    // JPEG is not decoded here; its blocks rarely come out as one exact colour anyway.
+    if (a.format === 'png') {
+      const blank = await import('./blank-capture.js');
+      const colour = blank.singleColour(await (await import('../image/png-decode.js')).decodePng(shot.bytes));
+      if (colour !== undefined) ctx.notice(await blank.blankCaptureNotice(ctx.client, a.of, colour, ctx));
+    }
     return { status: 'passed', artefacts: [{ ...(await ctx.writeOutput(a.save, bytes, 'screenshot')), provenance }] };
   },
   describe(a) {

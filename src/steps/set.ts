@@ -1,5 +1,5 @@
 import { dropUndefined, requireApplied, showFields, showNode } from './describe.js';
-import { displayFields, type DisplayFields, type RawDisplay } from './display-fields.js';
+import { displayFields, ignoredColour, type DisplayFields, type RawDisplay } from './display-fields.js';
 import { object, ref } from './schema-defs.js';
 import type { NodeRef, StepDefinition } from './step-definition.js';
 
@@ -84,6 +84,8 @@ export const set: StepDefinition<'set', SetArgs> = {
     if (Object.keys(basic).length > 0)
       requireApplied(await ctx.client.nodes.setDisplay(uid, basic, { signal: ctx.signal }), uid);
     if (a.display) await displayFields.apply(ctx.client, uid, a.display, { signal: ctx.signal });
+    const ignored = await ignoredColour(ctx.client, uid, a.color, { signal: ctx.signal });
+    if (ignored !== undefined) ctx.notice(ignored);
     return {
       status: 'passed',
       resolvedArgs: {

@@ -6,7 +6,7 @@ import { windowHandle } from './window-handle.js';
 
 export interface SliceArgs {
   window: Extract<WindowAddress, { target: 'window' }>;
-  /** Not range checked: the workbench clamps it. */
+  /** Not range checked here: the workbench clamps it, and the run says so. */
   step: number;
 }
 
@@ -16,7 +16,12 @@ export const slice: StepDefinition<'slice', SliceArgs> = {
   schema: object(
     {
       window: ref('window'),
-      step: { description: "The slice index, from 0, along the window's view direction.", type: 'integer', minimum: 0 },
+      step: {
+        description:
+          "The slice index, from 0, along the window's view direction; axial slices count from the top (slice 0 is the highest z). A step past the last slice is clamped by MITK, with a warning.",
+        type: 'integer',
+        minimum: 0,
+      },
     },
     ['window', 'step'],
   ),
@@ -34,7 +39,23 @@ export const slice: StepDefinition<'slice', SliceArgs> = {
     return { window: window?.target === 'window' ? window : placeholder(r.window), step: r.step };
   },
   async run(a, ctx) {
-    await windowHandle(ctx.client, a.window).setSelectedSlice(a.step, { signal: ctx.signal });
+    const window = windowHandle(ctx.client, a.window);
+    await window.setSelectedSlice(a.step, { signal: ctx.signal });
+    // MITK's stepper clamps a step past the last slice (mitkStepper.h, SetPos) instead of
+    // refusing it, so the only sign of a wrong index is the slice the window ended on.
+    const shown = await window.selectedSlice({ signal: ctx.signal });
+    const steps = shown.bounds.steps;
+    if (steps === 0) {
+      ctx.notice(
+        `${a.window.address} has no slices to select: no \`reinit\` has fitted it to the data. ` +
+          'Add `- reinit` after the `load` steps, before `slice`.',
+      );
+    } else if (a.step >= steps) {
+      ctx.notice(
+        `slice ${a.step} is beyond ${a.window.address}, which has ${steps} slices (0-${steps - 1}); ` +
+          `MITK showed slice ${shown.step} instead. Pick a step from 0 to ${steps - 1}.`,
+      );
+    }
     return PASSED;
   },
   describe(a) {

@@ -17,6 +17,7 @@ export const wait: StepDefinition<'wait', WaitArgs> = {
         type: 'number',
         minimum: 0,
         maximum: 600000,
+        examples: [500],
       },
     },
     ['ms'],

@@ -31,7 +31,9 @@ export function parseWindowAddress(value: string): WindowAddress | AddressProble
   const slash = value.indexOf('/');
   const editor = slash < 0 ? value : value.slice(0, slash);
   if (!isEditor(editor)) {
-    const near = closest(value, KNOWN) ?? closest(editor, EDITORS);
+    // A bare window name (`axial`) is the usual slip: StdMulti's windows need their editor.
+    const window = closest(value, STDMULTI_WINDOWS);
+    const near = closest(value, KNOWN) ?? closest(editor, EDITORS) ?? (window && `stdmulti/${window}`);
     return {
       message: `unknown editor \`${editor}\` in window address \`${value}\``,
       hint:

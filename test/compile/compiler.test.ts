@@ -115,8 +115,10 @@ test('interpolation: env with default, escapes, native types, command-line overr
     steps(plan)[1]?.kind === 'screenshot' && (steps(plan)[1]?.args as { save: string }).save,
     '/abs/out/x/${literal}.png',
   );
+  // A value from the command line is typed in a shell: as the first folder of a path it starts
+  // at the working folder, even as a bare name.
   plan = loadPlaybook(file, { env: {}, vars: { out: 'cli' }, displayRoot: dir });
-  assert.equal((steps(plan)[1]?.args as { save: string }).save, join(dir, 'cli', 'x', '${literal}.png'));
+  assert.equal((steps(plan)[1]?.args as { save: string }).save, join(process.cwd(), 'cli', 'x', '${literal}.png'));
   assert.equal(plan.vars.out, 'cli');
 });
 
@@ -301,6 +303,7 @@ test('checkOnly finds the same problems and builds no plan', async () => {
   const good = await playbook('co-good.yaml', 'version: 1\nsteps:\n  - reinit\n');
   assert.deepEqual(compilePlaybook(good, { env: {}, checkOnly: true }), {
     diagnostics: [],
+    warnings: [],
     sources: compilePlaybook(good, { env: {} }).sources,
   });
 });

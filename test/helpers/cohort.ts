@@ -37,7 +37,7 @@ export function cohortPlaybook(waitMs?: number): string {
     '  csv: data/studies.csv',
     'steps:',
     '  - load: { file: "${study.path}/ct.nrrd", as: ct }',
-    '  - load: { file: "${study.path}/tumour-label.nrrd", as: tumour, parent: ct, color: [1.0, 0.3, 0.2], opacity: 0.6 }',
+    '  - load: { file: "${study.path}/tumour-label.nrrd", as: tumour, parent: ct, opacity: 0.6 }',
     '  - reinit: { nodes: [ct] }',
     '  - position: ["${study.tumour_x}", "${study.tumour_y}", "${study.tumour_z}"]',
     '  - camera: { window: stdmulti/3d, standard_view: anterior }',

@@ -46,8 +46,10 @@ test('on a terminal, cases and their steps are drawn live and the summary follow
   assert.match(screen, /^notice: golden goldens\/sagittal\.png was missing/m);
   assert.match(
     screen,
-    /^Failures:\n {2}regression · study-02 › step 4 expect_image .*IMAGE_DIFFERENT.*\(playbooks\/regression\.yaml:14:5\)$/m,
+    /^Failures:\n {2}regression · study-02: 1 failed step\n {4}step 4 expect_image: IMAGE_DIFFERENT.*\(playbooks\/regression\.yaml:14:5\)$/m,
   );
+  // Every case that needs attention is named, each with its own steps under it.
+  assert.match(screen, /^ {2}regression · study-03: 1 step in error\n {4}step 1 load: SERVICE_UNAVAILABLE/m);
   assert.match(screen, /FAILED 5 cases: 2 passed, 1 failed, 1 error, 1 skipped in 1\.5 s\n$/);
 });
 

@@ -337,7 +337,12 @@ test('a point off the slice shown is a notice naming the annotation and the dist
     /panel 1, circle 1: \[56, 52, 60\] lies 25 mm from the middle of the slice shown \(2\.5 mm thick\)/,
   );
   assert.match(stdout, /panel 1, text 1 \("far"\): \[500, 52, 36\] lies \d+ pixels outside the panel/);
-  assert.doesNotMatch(stdout, /arrow 1/, 'the arrow is on the slice');
+  assert.doesNotMatch(stdout, /arrow 1[^\n]*lies/, 'the arrow is on the slice');
+  // Half the panel in every corner covers the marks near the tumour: the step says so.
+  assert.match(
+    stdout,
+    /panel 1, inset 1 covers circle 1, arrow 1 \("tumour"\) and the region it magnifies in every corner/,
+  );
   assert.match(
     stdout,
     /panel 1, inset 1: zoom 8 would make the inset larger than half the panel; it shows \d\.\d times/,

@@ -112,10 +112,17 @@ export function planePosition(nav: NavigationGeometry, direction: ViewDirection,
   return p;
 }
 
-/** The step whose slab contains a world coordinate (the nearest slice), clamped to range. */
-export function stepAt(nav: NavigationGeometry, direction: ViewDirection, coordinate: number): number {
+/**
+ * The step whose slab contains a world coordinate (the nearest slice). Past the last slice it is
+ * the last one; before the first slice's side of the stack it is null and the navigator stays
+ * where it is: MITK's SliceNavigationHelper::SelectSliceByPoint selects no slice for a point
+ * behind the first plane, and Stepper::SetPos clamps one past the last.
+ */
+export function stepAt(nav: NavigationGeometry, direction: ViewDirection, coordinate: number): number | null {
   const a = frameOf(direction).axis;
   const n = nav.steps[a];
+  // Step 0 is the top slab of an axial stack and the lowest slab of the others.
+  if (a === 2 ? coordinate > nav.bounds.max[a] : coordinate < nav.bounds.min[a]) return null;
   const slab = Math.min(Math.max(0, Math.floor((coordinate - nav.bounds.min[a]) / nav.spacing[a])), n - 1);
   return a === 2 ? n - 1 - slab : slab;
 }

@@ -176,8 +176,9 @@ export class Viewer {
     this.requireActive('stdmulti');
     this.crosshair = copy(position);
     for (const win of this.stdWindows()) {
-      if (win.kind === '2d' && this.nav)
-        this.moveToStep(win, stepAt(this.nav, win.direction, position[frameOf(win.direction).axis]));
+      if (win.kind !== '2d' || !this.nav) continue;
+      const step = stepAt(this.nav, win.direction, position[frameOf(win.direction).axis]);
+      if (step !== null) this.moveToStep(win, step);
     }
   }
 
@@ -214,7 +215,8 @@ export class Viewer {
     cell.position = copy(position);
     if (!this.nav) return;
     const axis = frameOf(cell.direction).axis;
-    this.moveToStep(cell, stepAt(this.nav, cell.direction, position[axis]));
+    const step = stepAt(this.nav, cell.direction, position[axis]);
+    if (step !== null) this.moveToStep(cell, step);
     cell.position[axis] = slabCentre(this.nav, cell.direction, cell.step);
   }
 

@@ -160,11 +160,18 @@ test('global position PUT moves all three StdMulti slices to the nearest slice; 
   assert.equal(await step('coronal'), 81);
   // z 5 is in slab 2 (3.75..6.25); counted from the top that is step 29.
   assert.equal(await step('axial'), 29);
-  // Far outside: the slices clamp, the position is kept as given.
+  // Far outside, the position is kept as given. SliceNavigationHelper::SelectSliceByPoint
+  // (Modules/Core mitkSliceNavigationHelper.cpp) selects no slice for a point before a stack's
+  // first plane, so that navigator keeps its slice (sagittal below x 0; axial above the top,
+  // where its step 0 is), and Stepper::SetPos clamps a slice past the last one (coronal).
   await call('PUT', '/rendering/selected-position', { position: [-100, 1000, 1000] });
-  assert.equal(await step('sagittal'), 0);
+  assert.equal(await step('sagittal'), 10);
   assert.equal(await step('coronal'), 95);
-  assert.equal(await step('axial'), 0);
+  assert.equal(await step('axial'), 29);
+  await call('PUT', '/rendering/selected-position', { position: [1000, -100, -100] });
+  assert.equal(await step('sagittal'), 95);
+  assert.equal(await step('coronal'), 95);
+  assert.equal(await step('axial'), 31);
 });
 
 test('global position: body errors first, then 503 when only MxN is open', async () => {
