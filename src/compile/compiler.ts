@@ -270,6 +270,7 @@ function compileRoot(
             as: foreach.as,
             source: foreach.source,
             ...(foreach.from ? { from: foreach.from } : {}),
+            ...(foreach.per ? { per: foreach.per } : {}),
             count: foreach.studies?.length ?? 0,
           },
         }

@@ -4,9 +4,10 @@ import { suggestion } from '../diagnostics/did-you-mean.js';
 import { scanDicomFolder, seriesLabel, uidHash, type DicomSeries } from '../volume/dicom/scan.js';
 import { CASE_KEYWORDS, KEYWORD_NAMES } from '../volume/dicom/scan-keywords.js';
 import { checkWhere, matchesWhere, whereText, type Where } from '../volume/dicom/where.js';
+export type { Per };
 import type { YNode } from '../playbook/tree.js';
-import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
-import type { PlanCase, RetrieveRef } from './plan.js';
+import type { ForeachContext, ForeachRaw, Per, RetrieveRef, Study } from './foreach-source.js';
+import type { PlanCase } from './plan.js';
 import type { LoadedFile } from './session.js';
 
 /**
@@ -21,8 +22,6 @@ import type { LoadedFile } from './session.js';
  * the files lie), file-system safe (letters, digits and `-`), and reads in study order when
  * listed. Only a series split over several folders adds its folder to the series hash.
  */
-
-export type Per = 'series' | 'study';
 
 /** Study digits: 40 bits keep 20,000 studies apart; a series needs fewer beside its study's. */
 const STUDY_DIGITS = 10;

@@ -1,9 +1,17 @@
 import { seriesDir } from '../dicomweb/cache-layout.js';
-import type { DicomKeywords } from '../volume/dicom/scan-keywords.js';
 import type { DicomSeries } from '../volume/dicom/scan.js';
-import type { Where } from '../volume/dicom/where.js';
-import { casesOfSeries, whereIsValid, type Per } from './foreach-dicom.js';
-import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
+import { casesOfSeries, whereIsValid } from './foreach-dicom.js';
+import type {
+  ArchiveResults,
+  ArchiveSearch,
+  ArchiveSeries,
+  ForeachContext,
+  ForeachRaw,
+  Per,
+  Study,
+} from './foreach-source.js';
+
+export type { ArchiveResults, ArchiveSearch, ArchiveSeries };
 
 /**
  * `foreach: { dicomweb: URL, per, where }`: one case per series (or study) an archive holds.
@@ -14,25 +22,6 @@ import type { ForeachContext, ForeachRaw, Study } from './foreach.js';
  * export, so a playbook runs unchanged on either; its `path` and `dir` are the series' folder
  * in the cache, where the series will be once retrieved.
  */
-
-/** A search a playbook needs: the cases of one archive. */
-export interface ArchiveSearch {
-  url: string;
-  per: Per;
-  where?: Where;
-}
-
-/** One series as a search found it: the keywords a scan reads, and its instance count. */
-export interface ArchiveSeries {
-  keywords: DicomKeywords;
-  instances: number;
-}
-
-/** Searches already made, and where their series are cached. */
-export interface ArchiveResults {
-  cacheRoot: string;
-  found(search: ArchiveSearch): readonly ArchiveSeries[] | undefined;
-}
 
 /** The same key for the same search, whatever the order of the `where` keys. */
 export function searchKey(search: ArchiveSearch): string {

@@ -1,64 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { DiagnosticCode } from '../diagnostics/diagnostic.js';
-import type { Where } from '../volume/dicom/where.js';
-import { dicomStudies, type Per } from './foreach-dicom.js';
-import { dicomwebStudies, type ArchiveResults, type ArchiveSearch } from './foreach-dicomweb.js';
-import type { RetrieveRef } from './plan.js';
+import { dicomStudies } from './foreach-dicom.js';
+import { dicomwebStudies } from './foreach-dicomweb.js';
+import {
+  FOREACH_SOURCES,
+  type Foreach,
+  type ForeachContext,
+  type ForeachRaw,
+  type ForeachSource,
+  type Study,
+} from './foreach-source.js';
 import { glob } from './glob.js';
-import { misplacedOption, readTableManifest, type ManifestOptions } from './manifest-source.js';
+import { misplacedOption, readTableManifest } from './manifest-source.js';
 
-export interface Study {
-  name: string;
-  fields: Record<string, unknown>;
-  /** Data files the study's case reads beyond those its steps name (a DICOM series' other files), for resume hashes. */
-  inputs?: string[];
-  /** Series to retrieve from an archive before the case runs. */
-  retrieve?: RetrieveRef[];
-}
-
-export const FOREACH_SOURCES = ['list', 'glob', 'csv', 'xlsx', 'json', 'dicom', 'dicomweb'] as const;
-export type ForeachSource = (typeof FOREACH_SOURCES)[number];
-
-export interface ForeachRaw extends ManifestOptions {
-  list?: (string | Record<string, unknown>)[];
-  glob?: string;
-  csv?: string;
-  xlsx?: string;
-  json?: string;
-  dicom?: string;
-  dicomweb?: string;
-  per?: Per;
-  where?: Where;
-  as?: string;
-}
-
-export interface ForeachContext {
-  /** The playbook's folder: relative sources and paths resolve against it. */
-  dir: string;
-  checkFiles: boolean;
-  error(code: DiagnosticCode, path: (string | number)[], message: string, hint?: string): void;
-  /** A problem inside a manifest file, at its line; its text, when it has one, to quote the line. */
-  fileError(
-    code: DiagnosticCode,
-    at: { file: string; line: number; col: number; text?: string },
-    message: string,
-    hint?: string,
-  ): void;
-  /** Searches of archives already made (a `dicomweb` source). */
-  archives?: ArchiveResults;
-  /** A `dicomweb` source whose search is still to be made: the compile is run again with its answer. */
-  needSearch?(search: ArchiveSearch): void;
-}
-
-export interface Foreach {
-  as: string;
-  source: ForeachSource;
-  /** The glob or manifest file, absolute. */
-  from?: string;
-  /** Undefined when the source cannot be read now and files are not checked. */
-  studies: Study[] | undefined;
-}
+export { FOREACH_SOURCES };
+export type { Foreach, ForeachContext, ForeachRaw, ForeachSource, Study };
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -101,15 +57,17 @@ export function resolveForeach(raw: ForeachRaw, ctx: ForeachContext): Foreach | 
     return {
       as,
       source,
+      per: raw.per ?? 'series',
       from: String(raw.dicomweb).replace(/\/+$/, ''),
       studies: studies === 'pending' ? undefined : studies,
     };
   }
   const from = resolve(ctx.dir, String(raw[source]));
   if (source === 'dicom') {
-    if (!ctx.checkFiles && !existsSync(from)) return { as, source, from, studies: undefined };
+    const per = raw.per ?? 'series';
+    if (!ctx.checkFiles && !existsSync(from)) return { as, source, per, from, studies: undefined };
     const studies = dicomStudies(raw, from, ctx);
-    return studies ? { as, source, from, studies } : undefined;
+    return studies ? { as, source, per, from, studies } : undefined;
   }
   if (source === 'glob') {
     const matches = glob(String(raw.glob), ctx.dir);

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { ForeachContext } from './foreach.js';
+import type { ForeachContext, ManifestOptions } from './foreach-source.js';
+
+export type { ManifestOptions };
 import { CSV_DELIMITERS, isProblem, type CsvDelimiter, type Manifest, type ManifestProblem } from './manifest.js';
 import { readCsvManifest } from './manifest-csv.js';
 import { readXlsxManifest } from './manifest-xlsx.js';
 
 /** The options of a table manifest under `foreach`, beside its file. */
-export interface ManifestOptions {
-  delimiter?: string;
-  sheet?: string;
-}
-
 /** Which source each option belongs to, for the error when it is given to another. */
 const OPTION_OF = { delimiter: 'csv', sheet: 'xlsx' } as const;
 

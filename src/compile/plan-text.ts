@@ -22,7 +22,7 @@ export function formatPlan(plan: Plan): string {
   if (plan.foreach) {
     const f = plan.foreach;
     lines.push(
-      `  foreach: ${f.count} ${f.count === 1 ? 'study' : 'studies'} as \`${f.as}\` from ${f.source}${f.from ? ` ${f.from}` : ''}`,
+      `  foreach: ${f.count} ${f.per === 'series' ? 'series' : f.count === 1 ? 'study' : 'studies'} as \`${f.as}\` from ${f.source}${f.from ? ` ${f.from}` : ''}`,
     );
   }
   for (const c of plan.cases) {

@@ -3,7 +3,9 @@ import type { PostRunPlans } from '../steps/post-run/stages.js';
 import type { StepArgs } from '../steps/registry.js';
 import type { StepKind } from '../steps/step-definition.js';
 import type { VarValue } from './interpolate.js';
-import type { ForeachSource } from './foreach.js';
+import type { ForeachSource, Per, RetrieveRef } from './foreach-source.js';
+
+export type { RetrieveRef };
 
 /**
  * A compiled playbook: plain, JSON-serialisable data that says exactly what a run will do,
@@ -33,17 +35,6 @@ export type PlanStep = {
     args: StepArgs<K>;
   };
 }[PlanStepKind];
-
-/** A series a case needs from a DICOMweb archive, and the cache folder it is retrieved into. */
-export interface RetrieveRef {
-  /** The archive's DICOMweb root. */
-  url: string;
-  study: string;
-  series: string;
-  /** NumberOfSeriesRelatedInstances as the search found it: the series is complete at this count. */
-  instances: number;
-  dir: string;
-}
 
 export interface PlanCase {
   /** Stable and unique within the plan: the study name, or `main` without foreach. */
@@ -83,6 +74,7 @@ export interface Plan extends PostRunPlans {
   tags: string[];
   workbench: PlanWorkbench;
   vars: Record<string, VarValue>;
-  foreach?: { as: string; source: ForeachSource; from?: string; count: number };
+  /** `per` for a DICOM source: its cases are series or studies. */
+  foreach?: { as: string; source: ForeachSource; from?: string; per?: Per; count: number };
   cases: PlanCase[];
 }

@@ -12,7 +12,9 @@ import {
   type StudyParams,
 } from './phantom.js';
 import type { Volume } from '../volume/volume.js';
-import { STUDY_COLUMNS, writeStudiesWorkbook } from './demo-workbook.js';
+import { STUDY_COLUMNS, writeStudiesWorkbook, type StudyRow } from './demo-workbook.js';
+
+export type { StudyRow };
 
 /** The files of one study, in the order they are written. Nothing else is ever written into a study. */
 export const STUDY_FILES = [
@@ -31,17 +33,6 @@ export interface DemoDataOptions {
   /** Write this many studies in `study-001/` ... sub-directories, with a CSV and JSON index. */
   cohort?: number;
   seed?: number;
-}
-
-/** One row of the cohort index. */
-export interface StudyRow {
-  name: string;
-  /** The study's directory, relative to the output directory ('.' for a single study). */
-  path: string;
-  tumour_x: number;
-  tumour_y: number;
-  tumour_z: number;
-  tumour_radius_mm: number;
 }
 
 export interface DemoDataResult {

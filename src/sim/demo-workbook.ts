@@ -1,5 +1,15 @@
 import { writeFile } from 'node:fs/promises';
-import type { StudyRow } from './demo-data.js';
+
+/** One row of the cohort index. */
+export interface StudyRow {
+  name: string;
+  /** The study's directory, relative to the output directory ('.' for a single study). */
+  path: string;
+  tumour_x: number;
+  tumour_y: number;
+  tumour_z: number;
+  tumour_radius_mm: number;
+}
 
 /** The columns of the cohort's index, in the order the CSV has them. */
 export const STUDY_COLUMNS = ['name', 'path', 'tumour_x', 'tumour_y', 'tumour_z', 'tumour_radius_mm'] as const;

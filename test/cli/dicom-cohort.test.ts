@@ -62,7 +62,7 @@ after(async () => {
 test('wbplay plan lists one case per series of the export', async () => {
   const r = await wbplay(['plan', 'cohort.yaml']);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /foreach: 4 studies as `study` from dicom .*export/);
+  assert.match(r.stdout, /foreach: 4 series as `study` from dicom .*export/);
   assert.equal(r.stdout.match(/^Case [0-9a-f]{10}-(CT|MR)\d-[0-9a-f]{6} /gm)?.length, 4);
 });
 

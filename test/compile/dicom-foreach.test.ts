@@ -23,7 +23,7 @@ const compile = (file: string) => loadPlaybook(file, { env: {}, displayRoot: dir
 
 test('per series (the default): one case per series, in study order, named by hashes of its UIDs', () => {
   const plan = compile(playbook('series.yaml', '  dicom: export'));
-  assert.deepEqual(plan.foreach, { as: 'study', source: 'dicom', from: join(dir, 'export'), count: 4 });
+  assert.deepEqual(plan.foreach, { as: 'study', source: 'dicom', per: 'series', from: join(dir, 'export'), count: 4 });
   const names = plan.cases.map((c) => c.name);
   for (const n of names) assert.match(n, NAME);
   assert.deepEqual(

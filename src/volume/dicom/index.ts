@@ -5,33 +5,21 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Segmentation } from '../segmentation.js';
-import type { Volume } from '../volume.js';
 import { looksLikeDicom, readAll, readHeader } from './data-set.js';
 import { DicomReadError, fail } from './errors.js';
 import { readBlockVolume } from './block-volume.js';
 import { splitIntoBlocks, type Block } from './blocks.js';
 import { blockGeometry } from './geometry.js';
-import { blockProperties, type DicomProperty } from './properties.js';
+import { blockProperties } from './properties.js';
 import { isSegmentationFile, readSegmentation } from './seg.js';
 import { sliceHeader, type SliceHeader } from './slice-header.js';
 import { inParallel } from './parallel.js';
+import type { DicomRead } from './dicom-read.js';
 
 export { DicomReadError } from './errors.js';
 export type { DicomErrorCode } from './errors.js';
 export type { DicomProperty } from './properties.js';
-
-export interface DicomRead {
-  kind: 'image' | 'segmentation';
-  volume?: Volume;
-  /** A DICOM SEG as one MITK multi-label segmentation (on `volume`'s grid). */
-  segmentation?: Segmentation;
-  /** Data properties as MITK sets them, in the wire form of MITK's property JSON. */
-  properties: Record<string, DicomProperty>;
-  /** The files of the block, in slice order (time step by time step). */
-  files: string[];
-  slices: number;
-}
+export type { DicomRead };
 
 export interface ReadDicomOptions {
   /** Read the given file alone, not its series (MITK reading a direct upload's temp file). */

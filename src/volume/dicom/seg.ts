@@ -5,7 +5,7 @@ import { segmentationVolume, type Mat3, type Vec3 } from '../volume.js';
 import { numbers, parseBytes, raw, str, us } from './data-set.js';
 import { cross, dot } from './blocks.js';
 import { fail } from './errors.js';
-import type { DicomRead } from './index.js';
+import type { DicomRead } from './dicom-read.js';
 import { decodeInto } from './pixel-values.js';
 import { tagProperties } from './properties.js';
 import { sliceHeader, type SliceHeader } from './slice-header.js';
