@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { uidHash } from '../volume/dicom/uid-hash.js';
 
 /**
  * Where retrieved series live. Folders are named by hashes of the UIDs, not the UIDs: a path
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 /** 16 hex digits of the SHA-256 of a UID. */
 export function uidDigest(uid: string): string {
-  return createHash('sha256').update(uid).digest('hex').slice(0, 16);
+  return uidHash(uid, 16);
 }
 
 /** `$XDG_CACHE_HOME/wbplay/dicomweb`, else `~/.cache/wbplay/dicomweb`. */

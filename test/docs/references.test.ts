@@ -22,7 +22,7 @@ import { embeddedWorkbenches } from '../../src/sim/embedded.js';
 import { registry } from '../../src/steps/registry.js';
 import { STEP_KINDS } from '../../src/steps/step-definition.js';
 import { root } from '../helpers/cohort.js';
-import { ARCHIVE_PAGES } from '../helpers/archive-docs.js';
+import { ARCHIVE_PAGES, needsArchive } from '../helpers/archive-docs.js';
 import { startTestWorkbench } from '../helpers/workbench.js';
 
 let dir = '';
@@ -89,8 +89,6 @@ async function codeBlocks(lang: 'yaml' | 'ts'): Promise<Block[]> {
   return blocks;
 }
 
-/** A playbook that searches, retrieves from or stores into an archive: it needs one to run. */
-const needsArchive = (b: Block): boolean => /^\s*-?\s*(dicomweb|store):/m.test(b.text);
 const isPlaybook = (b: Block): boolean => /^version: 1$/m.test(b.text) && /^steps:/m.test(b.text);
 const isConfig = (b: Block): boolean => b.text.includes('schemas/config.schema.json');
 /** A block that names the file it is (`# file: show-ct.yaml`) is written there before the examples run. */
@@ -104,7 +102,7 @@ test('every YAML example in docs/ and the README works as shown', async () => {
   const archived: string[] = [];
   for (const [i, b] of blocks.entries()) {
     const where = `${b.file}:${b.line}`;
-    if (isPlaybook(b) && needsArchive(b)) {
+    if (isPlaybook(b) && needsArchive(b.text)) {
       // Run against a real archive by test/dicomweb/docs-orthanc.test.ts, from the pages listed there.
       archived.push(b.file);
     } else if (isPlaybook(b) && fileName(b) === undefined) {

@@ -10,6 +10,11 @@ export const ARCHIVE_PAGES = ['docs/dicomweb.md', 'docs/playbook.md'] as const;
 /** The archive every example names (Orthanc's default port on this machine), replaced by the test's. */
 export const EXAMPLE_ARCHIVE = /http:\/\/(127\.0\.0\.1|localhost):8042\/dicom-web/g;
 
+/** Whether an example playbook searches, retrieves from or stores into an archive. */
+export function needsArchive(text: string): boolean {
+  return /^\s*-?\s*(dicomweb|store):/m.test(text);
+}
+
 /** The example playbooks of a page that need an archive, with their line. */
 export async function archiveExamples(page: string): Promise<{ line: number; text: string }[]> {
   const text = await readFile(join(root, page), 'utf8');
@@ -17,7 +22,7 @@ export async function archiveExamples(page: string): Promise<{ line: number; tex
   for (const m of text.matchAll(/^```yaml\n([\s\S]*?)^```$/gm)) {
     const body = m[1]!;
     if (!/^version: 1$/m.test(body) || !/^steps:/m.test(body)) continue;
-    if (!/^\s*-?\s*(dicomweb|store):/m.test(body)) continue;
+    if (!needsArchive(body)) continue;
     out.push({ line: text.slice(0, m.index).split('\n').length, text: body });
   }
   return out;

@@ -1,9 +1,11 @@
-import { createHash } from 'node:crypto';
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
+import { uidHash } from './uid-hash.js';
 import { readHeader } from './scan-header.js';
 import type { DicomKeywords } from './scan-keywords.js';
 import { matchesWhere, type Where } from './where.js';
+
+export { uidHash };
 
 /**
  * Finding the DICOM series of a folder from their headers alone, as a cohort or a `load` of a
@@ -104,11 +106,6 @@ export function seriesLabel(s: DicomSeries, root?: string): string {
   if (k.SeriesDescription) parts.push(`"${k.SeriesDescription}"`);
   parts.push(`(${s.files} ${s.files === 1 ? 'file' : 'files'}) in ${root ? relative(root, s.dir) || '.' : s.dir}`);
   return parts.join(' ');
-}
-
-/** The first `length` hex digits of the SHA-256 of a UID: stable everywhere, and it names no one. */
-export function uidHash(uid: string, length = 10): string {
-  return createHash('sha256').update(uid).digest('hex').slice(0, length);
 }
 
 function listQuietly(dir: string): Dirent[] {
