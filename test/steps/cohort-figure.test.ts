@@ -283,3 +283,52 @@ test('a case name or a field that is not there is an error at its line, with the
     await rm(playbook, { force: true });
   }
 });
+
+test('a capture at another size than its window records the window’s own shape, and its scale bar still matches a ruler', async () => {
+  const playbook = join(dir, 'sized.yaml');
+  await writeFile(
+    playbook,
+    `version: 1
+vars: { out: sized }
+foreach: { csv: ${JSON.stringify(join(data, 'studies.csv'))} }
+cohort_figure:
+  cases: [study-002]
+  columns:
+    - tile: "\${out}/\${study.name}/wide.png"
+      scale_bar: { length: 10, color: [1, 0, 1] }
+      annotations:
+        - ruler: { from: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"], to: [0, 0, 0], color: [0, 1, 1] }
+  save: "\${out}/sized.png"
+  width: 60mm
+steps:
+  - load: { file: "\${study.path}/ct.nrrd", as: ct }
+  - reinit: { nodes: [ct] }
+  - position: ["\${study.tumour_x}", "\${study.tumour_y}", "\${study.tumour_z}"]
+  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}/native.png" }
+  - screenshot: { of: stdmulti/axial, save: "\${out}/\${study.name}/wide.png", width: 400, height: 200 }
+`.replace('to: [0, 0, 0]', 'to: ["${study.tumour_x}", 0, "${study.tumour_z}"]'),
+  );
+  const r = await wbplay(['run', playbook, '--out', join(dir, 'sized'), '--quiet'], dir);
+  assert.equal(r.code, 0, r.stderr);
+  const native = await pixels(join(dir, 'sized', 'study-002', 'native.png'));
+  const view = readCaptureView(await readFile(join(dir, 'sized', 'study-002', 'wide.png')), 'wide.png')!;
+  assert.equal(view.aspect, native.width / native.height, "the window's shape, not the 2:1 of the capture");
+  const scale = view.camera.parallel_scale!;
+  assert.deepEqual(view.mm_per_pixel, [(2 * scale * view.aspect) / 400, (2 * scale) / 200]);
+  // The ruler runs from the tumour down the patient's y axis to y = 0: up the axial panel, squeezed as the capture is.
+  const svg = await readFile(join(dir, 'sized', 'sized.svg'), 'utf8');
+  const bar = Number(/<rect x="[\d.]+" y="[\d.]+" width="(\d+)" height="\d+" fill="#ff00ff"/.exec(svg)![1]);
+  const [cell] = images(svg);
+  const study = studies.find((s) => s.name === 'study-002')!;
+  const across = (2 * scale * view.aspect) / cell!.width;
+  assert.equal(bar, Math.round(10 / across), `10 mm at ${across} mm per figure pixel across`);
+  const line = [...svg.matchAll(/<polyline points="([\d.]+),([\d.]+) ([\d.]+),([\d.]+)"[^>]*stroke="#00ffff"/g)].find(
+    (m) => Math.abs(Number(m[4]) - Number(m[2])) > Math.abs(Number(m[3]) - Number(m[1])),
+  )!;
+  const down = (2 * scale) / cell!.height;
+  const drawn = Math.abs(Number(line[4]) - Number(line[2]));
+  assert.ok(
+    Math.abs(drawn - study.tumour_y / down) < 1,
+    `the ruler is ${drawn} px, ${study.tumour_y} mm at ${down} mm/px`,
+  );
+});

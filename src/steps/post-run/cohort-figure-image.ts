@@ -5,7 +5,7 @@ import { placeAnnotation } from '../../figure/annotations.js';
 import { readCaptureView, type CaptureView } from '../../figure/capture-view.js';
 import { representativeCases, ReviewFileError } from '../../figure/cohort-cases.js';
 import { drawFigure, layoutFigure, type FigureFormat } from '../../figure/compose.js';
-import { chooseCorner, within, type Occupied } from '../../figure/placement.js';
+import { boundsOf, chooseCorner, within, type Occupied } from '../../figure/placement.js';
 import { letterBox, scaleBarBox, type FigurePanel } from '../../figure/svg.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { provenanceEntries, type FigureProvenance } from '../../files/provenance.js';
@@ -106,6 +106,9 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
           placed.notices.forEach((n) => ctx.notice(n));
           return placed.marks;
         });
+        // The scale bar goes to a corner where it covers none of the marks of the patient.
+        const bounds = boundsOf(panel.overlay, plan.fontPx);
+        if (bounds) taken.push({ name: 'the annotations', rect: within(bounds, cell) });
       }
       if (column.scaleBar) {
         const view = viewOf(tile, 'a scale bar');
