@@ -7,6 +7,7 @@ import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
 import { fileVoxels, rescaledType } from './pixel-values.js';
 import type { SliceHeader } from './slice-header.js';
+import { timeBounds } from './time-bounds.js';
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
 const POOL_VOXELS = 4 * 1024 * 1024;
@@ -79,14 +80,16 @@ export async function readBlockVolume(
     componentType = 'float32';
     range = valueRange(frames);
   }
+  const bounds = timeBounds(timeSteps);
   return {
     dims: [first.columns, first.rows, depth],
     spacing: geometry.spacing,
     origin: geometry.origin,
     direction: geometry.direction,
     frames,
-    timeStepMs: 1,
+    timeStepMs: bounds ? (bounds.at(-1)! - bounds[0]!) / timeSteps.length || 1 : 1,
     timeOriginMs: 0,
+    ...(bounds ? { timeBoundsMs: bounds } : {}),
     componentType,
     range: range[0] <= range[1] ? range : [0, 0],
     ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => new Uint8Array(b)) } : {}),
