@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { readDicom } from '../../../src/volume/dicom/index.js';
+import { readImageBytes } from '../../../src/volume/read-image.js';
 import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
 import { needs, referenceParts } from './reference-tools.js';
 import { axial, writeSeries, type SynthSlice } from './synthetic.js';
@@ -99,6 +100,8 @@ test('the reference workbench steps through a DICOM 3D+t image by its real time 
       const data = await wb.call('GET', `/datastorage/nodes/${created.json.data.uid}/data`);
       const header = new TextDecoder().decode(data.bytes.subarray(0, 2000));
       assert.match(header, /timepoints:=0 2750 10000 12250\n/);
+      // and reads back with them.
+      assert.deepEqual(readImageBytes(data.bytes, 'nrrd').timeBoundsMs, [0, 2750, 10000, 12250]);
     });
   });
 });
