@@ -100,7 +100,7 @@ async function readBlocks(
 async function readBlock(block: Block, configuration: string): Promise<DicomRead> {
   const geometry = blockGeometry(block.timeSteps[0]!);
   const read = await readBlockVolume(block.timeSteps, geometry);
-  const volume = block.tilt ? shearTiltedVolume(read, block.tilt) : read;
+  const volume = block.tilt ? shearTiltedVolume(read, block.tilt, block.timeSteps[0]![0]!.file) : read;
   const properties = blockProperties(block.timeSteps, {
     configuration,
     spacingSource: geometry.spacingSource,

@@ -133,7 +133,11 @@ function expandSegmented(h: SliceHeader, data: Uint8Array, bits: number): Uint8A
   }
   const out: number[] = [];
   const byStart = new Map(segments.map((s, i) => [s.start, i]));
+  // Indirect segments may point at each other; a hostile table must not expand for ever.
+  let work = 0;
   const expand = (s: Segment, depth: number): void => {
+    if (++work > 1_000_000 || out.length > 65536 * 4 || depth > 64)
+      fail('CORRUPT', h.file, 'has segmented palette data whose indirect segments expand beyond any table');
     const op = words[s.start]!;
     if (op === 0) for (let i = s.start + 2; i < s.end && i < words.length; i++) out.push(words[i]!);
     else if (op === 1) {
@@ -142,14 +146,13 @@ function expandSegmented(h: SliceHeader, data: Uint8Array, bits: number): Uint8A
       const y0 = out.at(-1)!;
       const y1 = words[s.start + 2] ?? 0;
       for (let i = 0; i < length; i++) out.push(roundHalfAway(y0 + (i / length) * (y1 - y0)));
-    } else if (op === 2 && depth < 8) {
+    } else if (op === 2) {
       const count = words[s.start + 1] ?? 0;
       const offsetBytes = (words[s.start + 2] ?? 0) | ((words[s.start + 3] ?? 0) << 16);
       const first = byStart.get(offsetBytes / 2);
       if (first === undefined) return;
       for (let k = 0; k < count && first + k < segments.length; k++) expand(segments[first + k]!, depth + 1);
     }
-    if (out.length > 65536 * 4) fail('CORRUPT', h.file, 'has segmented palette data that expands beyond any table');
   };
   for (const s of segments) expand(s, 0);
   return new Uint8Array(Uint16Array.from(out).buffer);

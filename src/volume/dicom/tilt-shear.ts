@@ -1,6 +1,7 @@
 import type { Vec3, Volume } from '../volume.js';
 import { valueRange } from '../volume-builder.js';
 import type { GantryTilt } from './gantry-tilt.js';
+import { fail } from './errors.js';
 
 /**
  * MITK's gantry-tilt correction (`ITKDICOMSeriesReaderHelper::FixUpTiltedGeometry`): ITK has
@@ -9,13 +10,21 @@ import type { GantryTilt } from './gantry-tilt.js';
  * onto a grid taller by the whole shift. Voxels that no slice covers get the pixel type's
  * `NumericTraits::min()`, and the z spacing becomes the real distance between slice planes.
  */
-export function shearTiltedVolume(volume: Volume, tilt: GantryTilt): Volume {
+export function shearTiltedVolume(volume: Volume, tilt: GantryTilt, file: string): Volume {
   const [columns, rows, depth] = volume.dims;
   const spacingY = volume.spacing[1];
   // Millimetres each further slice is shifted along the column direction.
   const perSlice = tilt.shiftUp / tilt.slicesApart;
   const added = Math.abs(perSlice * (depth - 1));
   const newRows = rows + Math.trunc(added / spacingY + 2.0);
+  // Headers choose the shift and the row spacing; refuse a grid that cannot be held.
+  const total = columns * newRows * depth * volume.frames.length;
+  if (!Number.isSafeInteger(total) || total > 2 ** 30)
+    fail(
+      'UNSUPPORTED_PIXEL_DATA',
+      file,
+      `is on a tilted gantry whose shift (${added.toFixed(3)} mm over ${spacingY} mm rows) would shear it onto ${columns}x${newRows}x${depth} voxels, more than this reader holds`,
+    );
   const factor = perSlice / spacingY;
   // With a positive shift the extra rows go before the origin (one spare row included).
   const shiftRows = perSlice > 0 ? -(added / spacingY + 1) : 0;

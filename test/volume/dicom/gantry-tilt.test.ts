@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { readDicom } from '../../../src/volume/dicom/index.js';
+import { DicomReadError, readDicom } from '../../../src/volume/dicom/index.js';
 import type { Volume } from '../../../src/volume/volume.js';
 import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
 import { readImageBytes } from '../../../src/volume/read-image.js';
@@ -160,6 +160,20 @@ test('a tilted series loaded by the reference workbench downloads sheared, with 
       assert.deepEqual(volume.dims, [6, 12, 5]);
       assert.deepEqual(volume.spacing, [0.75, 0.5, 2]);
       assert.deepEqual([...volume.frames[0]!], [...direct!.volume!.frames[0]!]);
+    });
+  });
+});
+
+test('a tilt that would shear onto more voxels than can be held is refused, naming the file', async (t) => {
+  // 50 mm a slice along the column over rows 1e-6 mm apart: 2·10⁸ rows.
+  const slices = tilted(5, 50, 2).map((s) => ({ ...s, spacing: [1e-6, 0.75] as [number, number] }));
+  await withSeries(t, slices, async (dir) => {
+    await assert.rejects(readDicom(join(dir, 't0')), (err: unknown) => {
+      assert.ok(err instanceof DicomReadError);
+      assert.equal(err.code, 'UNSUPPORTED_PIXEL_DATA');
+      assert.equal(err.file, join(dir, 't0'));
+      assert.match(err.reason, /tilted gantry/);
+      return true;
     });
   });
 });

@@ -111,6 +111,7 @@ import sys, numpy as np
 from pydicom.dataset import Dataset, FileMetaDataset
 from pydicom.uid import ExplicitVRLittleEndian, generate_uid
 path = sys.argv[1]
+hostile = len(sys.argv) > 2
 meta = FileMetaDataset(); meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.7'
 meta.MediaStorageSOPInstanceUID = generate_uid(); meta.TransferSyntaxUID = ExplicitVRLittleEndian
 ds = Dataset(); ds.file_meta = meta
@@ -127,6 +128,9 @@ for name in ('Red', 'Green', 'Blue'):
 red = [0, 3, 100, 200, 300, 1, 400, 60000, 1, 200, 1000, 2, 2, 0, 0, 1, 194, 65535]
 green = [0, 1, 65535, 1, 1199, 0]
 blue = [0, 2, 7, 7, 1, 400, 30000, 2, 1, 8, 0, 1, 398, 12345]
+if hostile:
+    # 200 indirect segments, each replaying all of them from the first one on.
+    red = [0, 1, 5] + [2, 200, 6, 0] * 200
 for name, seg in (('Red', red), ('Green', green), ('Blue', blue)):
     ds.add_new({'Red': 0x00281221, 'Green': 0x00281222, 'Blue': 0x00281223}[name], 'OW', np.array(seg, '<u2').tobytes())
 y, x = np.mgrid[0:32, 0:64]
@@ -148,6 +152,20 @@ test('segmented palettes (discrete, linear and indirect segments) expand as GDCM
     assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(expected)));
     // The ramps give many shades.
     assert.ok(new Set(gdcm.samples).size > 100);
+  });
+});
+
+test('segmented tables whose indirect segments replay each other fail as CORRUPT, not for ever', async (t) => {
+  await withParts(t, async (dir, _files, python) => {
+    const file = join(dir, 'hostile.dcm');
+    execFileSync(python, ['-c', SEGMENTED, file, 'hostile']);
+    await assert.rejects(readDicom(file), (err: unknown) => {
+      assert.ok(err instanceof DicomReadError);
+      assert.equal(err.code, 'CORRUPT');
+      assert.equal(err.file, file);
+      assert.match(err.reason, /segmented palette data/);
+      return true;
+    });
   });
 });
 
