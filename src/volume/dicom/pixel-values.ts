@@ -12,7 +12,8 @@ import { applyPalette, isPalette, readPalette, type Palette } from './palette.js
  * smallest integer type holding slope·[min, max] + intercept over the range BitsStored allows.
  */
 export function rescaledType(h: SliceHeader): ScalarType {
-  // ITK takes the stored format for the expanded RGB and skips GDCM's rescaler for colour.
+  // The expanded RGB keeps the stored format (MITK's RGBPixel<uchar> or <ushort>); palette images
+  // carry no rescale, and none is applied to them here.
   if (isPalette(h)) return h.bitsAllocated <= 8 ? 'uint8' : 'uint16';
   if (!Number.isInteger(h.slope) || !Number.isInteger(h.intercept)) return 'float64';
   if (h.bitsAllocated === 1 || h.samples === 3) return 'uint8';
