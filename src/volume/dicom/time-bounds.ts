@@ -69,7 +69,9 @@ export function dateTimeMs(date: string, time: string): number | undefined {
   if (!m) return undefined;
   const [hh, mm, ss] = [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
   if (hh > 23 || mm > 59 || ss > 60) return undefined;
-  const ms = Math.trunc(Number(`0.${m[4] ?? '0'}`) * 1000);
+  // DCMTK holds the seconds as one double; its milliseconds are (s − trunc(s)) · 1000, cut.
+  const second = Number.parseFloat(`${m[3] ?? '0'}.${m[4] ?? '0'}`);
+  const ms = Math.trunc((second - Math.trunc(second)) * 1000);
   let day: number;
   const d = date.trim().replace(/\./g, '');
   if (d === '') {

@@ -31,7 +31,7 @@ function dynamic(times: (step: number, slice: number) => Partial<SynthSlice>): S
 // Acquisition times of each step's three slices; the slices of a step are taken in order.
 const ACQUISITION = [
   ['101500.250', '101500.000', '101500.5'],
-  ['101502.750', '101503.1234', '101503.9999'],
+  ['101502.3', '101503.1234', '101503.9999'],
   ['101510', '101511.5', '101512.25'],
 ];
 
@@ -42,9 +42,10 @@ test('3D+t from acquisition times: steps start at their earliest acquisition, in
     assert.equal(more.length, 0);
     const v = read!.volume!;
     assert.equal(v.frames.length, 3);
-    // Earliest of step 0: 10:15:00.000. Step 1 from 10:15:02.750, step 2 from 10:15:10.000 to
-    // 10:15:12.250; fractions of a ms are cut off (.9999 s is 999 ms).
-    assert.deepEqual(v.timeBoundsMs, [0, 2750, 10000, 12250]);
+    // Earliest of step 0: 10:15:00.000. Step 1 from 10:15:02.3, step 2 from 10:15:10.000 to
+    // 10:15:12.250. DCMTK holds 02.3 s as the double 2.3, whose ms are (2.3 − 2) · 1000 =
+    // 299.99…, cut to 299; so step 1 starts at 2299 ms.
+    assert.deepEqual(v.timeBoundsMs, [0, 2299, 10000, 12250]);
     assert.equal(read!.properties['MITK.IO.reader.DICOM.3D+t'], true);
   });
 });
@@ -91,17 +92,17 @@ test('the reference workbench steps through a DICOM 3D+t image by its real time 
       assert.deepEqual((await time()).bounds, { min_timepoint_ms: 0, max_timepoint_ms: 12250, steps: 3 });
       assert.equal((await wb.call('PUT', '/rendering/selected-time', { json: { timestep: 2 } })).status, 204);
       assert.deepEqual([(await time()).timestep, (await time()).timepoint_ms], [2, 10000]);
-      // 5000 ms lies in step 1 (2750 to 10000), which a 1 ms or mean step would not say.
+      // 5000 ms lies in step 1 (2299 to 10000), which a 1 ms or mean step would not say.
       assert.equal((await wb.call('PUT', '/rendering/selected-time', { json: { timepoint_ms: 5000 } })).status, 204);
-      assert.deepEqual([(await time()).timestep, (await time()).timepoint_ms], [1, 2750]);
+      assert.deepEqual([(await time()).timestep, (await time()).timepoint_ms], [1, 2299]);
       const beyond = await wb.call('PUT', '/rendering/selected-time', { json: { timepoint_ms: 12250 } });
       assert.equal(beyond.status, 422, beyond.text);
       // The NRRD download carries the bounds as MITK writes its time geometry.
       const data = await wb.call('GET', `/datastorage/nodes/${created.json.data.uid}/data`);
       const header = new TextDecoder().decode(data.bytes.subarray(0, 2000));
-      assert.match(header, /timepoints:=0 2750 10000 12250\n/);
+      assert.match(header, /timepoints:=0 2299 10000 12250\n/);
       // and reads back with them.
-      assert.deepEqual(readImageBytes(data.bytes, 'nrrd').timeBoundsMs, [0, 2750, 10000, 12250]);
+      assert.deepEqual(readImageBytes(data.bytes, 'nrrd').timeBoundsMs, [0, 2299, 10000, 12250]);
     });
   });
 });
