@@ -76,8 +76,9 @@ function bytesOf(ds: DataSet, tag: string, h: SliceHeader): Uint8Array | undefin
 }
 
 /**
- * `LookupTable::SetLUT`. For an 8-bit image: 16-bit entries give their high byte; 8-bit entries
- * are read one a byte when the data is as long as the table, else one a 16-bit word (its low
+ * `LookupTable::SetLUT`. For an 8-bit image: when the data holds the entries as their bits say,
+ * 16-bit entries give their high byte and 8-bit entries their byte; otherwise entries are taken
+ * every data length / table length bytes (8-bit entries stored one a 16-bit word give their low
  * byte). For a 16-bit image the data must hold 16-bit entries.
  */
 function fillChannel(
@@ -93,7 +94,7 @@ function fillChannel(
   if (bits === 8) {
     const perEntry = entryBits / 8;
     const packed = length * perEntry === data.length || length * perEntry + 1 === data.length;
-    const step = packed ? perEntry : 2;
+    const step = packed ? perEntry : Math.max(1, Math.floor(data.length / length));
     const offset = packed && perEntry === 2 ? 1 : 0;
     for (let i = 0; i < length && i * step + offset < data.length; i++) table[i * 3 + c] = data[i * step + offset]!;
     return;
