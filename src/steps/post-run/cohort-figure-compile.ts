@@ -57,7 +57,9 @@ export function compileCohortFigure(ctx: PostRunCompileContext): CohortFigurePla
   const chosen = chooseCases(ctx, entry(node, 'cases')?.value);
   const labelNode = scalarAt(node, 'row_label');
   const columns: CohortColumn[] = [];
-  const rows: CohortRow[] = (chosen?.cases ?? []).map((c) => ({
+  // Cases that could not be chosen still have their captures and points checked, against every study.
+  const rowCases = chosen?.cases ?? [...ctx.cases];
+  const rows: CohortRow[] = rowCases.map((c) => ({
     case: c.id,
     name: c.name,
     label: c.name,
@@ -65,7 +67,7 @@ export function compileCohortFigure(ctx: PostRunCompileContext): CohortFigurePla
     annotations: [],
   }));
   for (const [i, row] of rows.entries()) {
-    const c = chosen!.cases[i]!;
+    const c = rowCases[i]!;
     if (!labelNode) continue;
     const label = ctx.expand(labelNode, c);
     if (label === undefined) broken = true;
@@ -77,12 +79,13 @@ export function compileCohortFigure(ctx: PostRunCompileContext): CohortFigurePla
     const tileNode = scalarAt(colNode, 'tile');
     if (!tileNode) return undefined;
     columns.push(columnOf(raw));
-    if (!checkTiles(ctx, col, tileNode, rows, chosen?.cases ?? [])) broken = true;
+    if (!checkTiles(ctx, col, tileNode, rows, rowCases)) broken = true;
     const annotationsNode = entry(colNode, 'annotations')?.value;
     if (annotationsNode?.type === 'seq' && annotationsNode.items.length > 0) {
       const at = ['columns', col, 'annotations'];
+      const said = { point: false };
       for (const [i, row] of rows.entries()) {
-        const list = annotationsOf(ctx, annotationsNode, at, dpi, chosen!.cases[i]!, i === 0);
+        const list = annotationsOf(ctx, annotationsNode, at, dpi, rowCases[i]!, i === 0, said);
         if (list === undefined) broken = true;
         row.annotations.push(list ?? []);
       }
@@ -95,11 +98,12 @@ export function compileCohortFigure(ctx: PostRunCompileContext): CohortFigurePla
   const gap = px('gap', plain.gap ?? '1mm');
   const fontPx = pointsInPixels(plain.font_size ?? DEFAULT_POINTS, dpi);
   const legend = plain.legend?.entries ?? [];
-  if (rows.length > 0 && !broken) {
+  if (chosen && rows.length > 0 && !broken) {
     const fits = gridGeometry({
       width,
       ...(height !== undefined ? { height } : {}),
-      rows: rows.length,
+      // The review chooses the rows later: at least one row must fit.
+      rows: chosen.choice.by === 'representative' ? 1 : rows.length,
       columns: columns.length,
       margin,
       gap,
@@ -213,9 +217,8 @@ function chooseCases(
       'UNKNOWN_FIELD',
       ['cases', 'where', field],
       `no study has the field \`${field}\``,
-      near !== undefined
-        ? `did you mean \`${near}\`?`
-        : `the studies have ${fields.map((f) => `\`${f}\``).join(', ')}; a DICOM cohort keeps only the fields its playbook reads`,
+      near !== undefined ? `did you mean \`${near}\`?` : `the studies have ${fields.map((f) => `\`${f}\``).join(', ')}`,
+      true,
     );
     return undefined;
   }
@@ -321,7 +324,8 @@ function checkTiles(
 /**
  * One case's annotations of a column: every text expanded with its study, so a point may come
  * from the manifest (`at: ["${study.x}", "${study.y}", "${study.z}"]`). Problems that do not
- * depend on the study (a bad length) are reported for the first row only.
+ * depend on the study (a bad length) are reported for the first row only, a point that is not
+ * numbers for the first study it is not.
  */
 function annotationsOf(
   ctx: PostRunCompileContext,
@@ -330,6 +334,7 @@ function annotationsOf(
   dpi: number,
   c: StageCase,
   report: boolean,
+  said: { point: boolean },
 ): Annotation[] | undefined {
   let broken = false;
   const expandAll = (n: YNode): unknown => {
@@ -355,6 +360,9 @@ function annotationsOf(
         ? point.map((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v))
         : [];
       if (numbers.length !== 3 || !numbers.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+        // One error for the column: the other studies' points come from the same columns.
+        if (said.point) return undefined;
+        said.point = true;
         ctx.error(
           'BAD_VECTOR',
           [...at, i, kind, key],
