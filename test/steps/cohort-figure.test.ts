@@ -100,8 +100,13 @@ test('four studies by three captures: a letter in the top-left of every cell, ea
   assert.equal(facts['wbplay:step'], 'cohort figure');
   const image = await pixels(join(out, 'cases-figure.png'));
   assert.ok(Math.abs(image.width - (183 / 25.4) * 300) <= 1, `183 mm at 300 dpi is ${image.width} pixels`);
-  // The panels show the captures' pixels, not their text: no tumour position, no path leaks into the SVG.
+  // The panels show the captures' pixels, not their text: no camera, no input file, no path leaks into the SVG.
   assert.doesNotMatch(svg, new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const embedded = [...svg.matchAll(/data:image\/png;base64,([A-Za-z0-9+/=]+)/g)];
+  assert.equal(embedded.length, 12);
+  for (const m of embedded)
+    assert.deepEqual(readPngText(Buffer.from(m[1]!, 'base64')), {}, 'a panel carries no text of its capture');
+  assert.ok(Object.keys(readPngText(await readFile(join(out, 'study-001', 'axial.png')))).includes('wbplay:view'));
 });
 
 test('each screenshot of a window records its camera: the mm per pixel of its window when it was taken', async () => {
