@@ -5,7 +5,8 @@ import { placeAnnotation } from '../../figure/annotations.js';
 import { readCaptureView, type CaptureView } from '../../figure/capture-view.js';
 import { representativeCases, ReviewFileError } from '../../figure/cohort-cases.js';
 import { drawFigure, layoutFigure, type FigureFormat } from '../../figure/compose.js';
-import { boundsOf, chooseCorner, within, type Occupied } from '../../figure/placement.js';
+import { boundsOf, chooseCorner, overlaps, placementNotice, within, type Occupied } from '../../figure/placement.js';
+import type { Corner } from '../../figure/annotation-kinds.js';
 import { letterBox, scaleBarBox, type FigurePanel } from '../../figure/svg.js';
 import { writeFileAtomic } from '../../files/atomic-write.js';
 import { provenanceEntries, type FigureProvenance } from '../../files/provenance.js';
@@ -127,11 +128,11 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
           );
         const bar = { length, label: `${column.scaleBar.mm} mm`, color: column.scaleBar.color };
         const wanted = column.scaleBar.corner ?? 'bottom-right';
-        const choice = chooseCorner(
-          wanted,
-          (corner) => within(scaleBarBox(cell, bar, plan.fontPx, corner), cell),
-          taken,
-        );
+        const boxAt = (corner: Corner): Rect => within(scaleBarBox(cell, bar, plan.fontPx, corner), cell);
+        const choice = chooseCorner(wanted, boxAt, taken);
+        const covered = taken.filter((t) => overlaps(boxAt(wanted), t.rect)).map((t) => t.name);
+        const notice = placementNotice(`the scale bar of ${row.name}, column ${c + 1}`, wanted, choice, covered);
+        if (notice) ctx.notice(notice);
         panel.scaleBar = { ...bar, corner: choice.corner };
       }
       panels.push(panel);
