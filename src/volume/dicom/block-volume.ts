@@ -2,11 +2,19 @@ import type { Volume } from '../volume.js';
 import { valueRange } from '../volume-builder.js';
 import { decodeOnPool, poolSize } from './decode-pool.js';
 import { runJob } from './dicom-decode-worker.js';
+import { EXPLICIT_BE, EXPLICIT_LE, IMPLICIT_LE } from './data-set.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
 import { fileVoxels, rescaledType } from './pixel-values.js';
 import type { SliceHeader } from './slice-header.js';
+
+const NATIVE_SYNTAXES = new Set([IMPLICIT_LE, EXPLICIT_LE, EXPLICIT_BE]);
+
+/** Whether a file's frames can be decoded in ranges: several uncompressed (not deflated) frames of whole bytes. */
+function splittable(h: SliceHeader): boolean {
+  return h.frames > 1 && h.bitsAllocated >= 8 && NATIVE_SYNTAXES.has(h.transferSyntax);
+}
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
 const POOL_VOXELS = 4 * 1024 * 1024;
@@ -32,14 +40,15 @@ export async function readBlockVolume(
       first.file,
       `describes ${first.columns}x${first.rows}x${depth}x${timeSteps.length} voxels, more than this reader holds`,
     );
-  const pooled = total >= POOL_VOXELS && timeSteps.flat().length > 1 && poolSize() > 1;
+  const files = timeSteps.flat();
+  const pooled = total >= POOL_VOXELS && (files.length > 1 || splittable(first)) && poolSize() > 1;
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
     pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const frameBuffers = timeSteps.map(() => buffer(perStep * 4));
   const rgbBuffers = first.samples === 3 ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
   const jobs = timeSteps.flatMap((step, t) => {
     let offset = 0;
-    return step.map((h) => {
+    return step.flatMap((h) => {
       const job = {
         file: h.file,
         frame: frameBuffers[t]! as SharedArrayBuffer,
@@ -49,7 +58,15 @@ export async function readBlockVolume(
         columns: first.columns,
       };
       offset += fileVoxels(h);
-      return job;
+      if (!pooled || !splittable(h)) return [job];
+      // One multi-frame file is shared out in ranges of frames, so every thread decodes part of it.
+      const per = Math.ceil(h.frames / (poolSize() * 4));
+      const ranges = [];
+      for (let f = 0; f < h.frames; f += per) {
+        const count = Math.min(per, h.frames - f);
+        ranges.push({ ...job, offset: job.offset + f * h.rows * h.columns, frames: { first: f, count } });
+      }
+      return ranges;
     });
   });
   let componentType: string = rescaledType(first);

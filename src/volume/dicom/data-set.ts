@@ -12,6 +12,8 @@ export interface ParsedFile {
   transferSyntax: string;
   /** Whether parsing stopped at the pixel data (a header read). */
   headerOnly: boolean;
+  /** Where `ds.byteArray` starts in the file, when a header read holds the file's own bytes (not inflated ones). */
+  fileOffset?: number;
 }
 
 /** Parses a whole file (pixel data located, not copied). */
@@ -73,7 +75,11 @@ export async function readHeader(file: string): Promise<ParsedFile> {
       const { bytesRead } = await handle.read(buffer, 0, length, 0);
       const whole = bytesRead >= size || bytesRead < length;
       const result = parseHeader(buffer.subarray(0, bytesRead), whole);
-      if (result !== 'more' || whole) return parsed(result, file, size, true);
+      if (result !== 'more' || whole) {
+        const out = parsed(result, file, size, true);
+        const bytes = out.ds.byteArray;
+        return bytes.buffer === buffer.buffer ? { ...out, fileOffset: bytes.byteOffset - buffer.byteOffset } : out;
+      }
       length = nextRead(length, size);
     }
   } catch (err) {

@@ -273,3 +273,26 @@ for (const name of ['rtdose.dcm', 'rtdose_expb.dcm', 'rtdose_rle.dcm', 'SC_rgb_r
     assertGdcmGeometry(volume, file);
   });
 }
+
+test('a large enhanced file (decoded by the thread pool in ranges of frames) holds the very volume its 64 single-frame files give', async (t) => {
+  // 256 × 256 × 64 voxels: the size from which a block is decoded on the pool.
+  const slices = axial(64, { ...CT, rows: 256, columns: 256, gap: 1.25 });
+  await withEnhanced(t, [], slices, { rescale: 'shared' }, async ({ file, series }) => {
+    const one = (await readDicom(file))[0]!.volume!;
+    const many = (await readDicom(series))[0]!.volume!;
+    assert.deepEqual(one.dims, many.dims);
+    assert.deepEqual(one.origin, many.origin);
+    close(one.spacing, many.spacing, 1e-9, 'spacing');
+    close(one.direction, many.direction, 1e-12, 'direction');
+    assert.equal(one.componentType, many.componentType);
+    assert.deepEqual(one.range, many.range);
+    assert.ok(Buffer.from(one.frames[0]!.buffer).equals(Buffer.from(many.frames[0]!.buffer)), 'the same voxels');
+    // Cut short, the range that ends past the file says so, naming it.
+    execFileSync('truncate', ['-s', '-70000', file]);
+    await assert.rejects(readDicom(file), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'TRUNCATED');
+      assert.match(err.message, /enhanced\.dcm.*truncated/);
+      return true;
+    });
+  });
+});
