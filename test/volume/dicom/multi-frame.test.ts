@@ -296,3 +296,72 @@ test('a large enhanced file (decoded by the thread pool in ranges of frames) hol
     });
   });
 });
+
+/** Classic multi-frame objects, each with the attributes its class takes its geometry from. */
+const CLASSIC = String.raw`
+import sys, os
+import numpy as np
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.sequence import Sequence
+from pydicom.uid import ExplicitVRLittleEndian
+from pydicom.tag import Tag
+out = sys.argv[1]
+def write(name, sop, frames, extra):
+    meta = FileMetaDataset(); meta.MediaStorageSOPClassUID = sop
+    meta.MediaStorageSOPInstanceUID = '1.2.826.0.1.3680043.8.498.90.' + str(len(name))
+    meta.TransferSyntaxUID = ExplicitVRLittleEndian
+    ds = Dataset(); ds.file_meta = meta; ds.preamble = b'\0' * 128
+    ds.is_little_endian = True; ds.is_implicit_VR = False
+    ds.SOPClassUID = sop; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+    ds.PatientID = 'MF'; ds.StudyInstanceUID = '1.2.826.0.1.3680043.8.498.90'
+    ds.SeriesInstanceUID = meta.MediaStorageSOPInstanceUID + '.1'
+    ds.NumberOfFrames = frames; ds.Rows = 4; ds.Columns = 3
+    ds.SamplesPerPixel = 1; ds.PhotometricInterpretation = 'MONOCHROME2'
+    ds.BitsAllocated = 16; ds.BitsStored = 12; ds.HighBit = 11; ds.PixelRepresentation = 0
+    extra(ds)
+    ds.PixelData = np.arange(frames * 12, dtype='<u2').tobytes()
+    try:
+        ds.save_as(os.path.join(out, name), enforce_file_format=True)
+    except TypeError:
+        ds.save_as(os.path.join(out, name), write_like_original=False)
+def mr(ds):
+    ds.Modality = 'MR'; ds.ImagePositionPatient = ['10', '-20', '30']
+    ds.ImageOrientationPatient = ['0', '1', '0', '0', '0', '-1']
+    ds.PixelSpacing = ['0.8', '0.6']; ds.SliceThickness = '2'; ds.SpacingBetweenSlices = '3.5'
+def ct(ds):
+    ds.Modality = 'CT'; ds.ImagePositionPatient = ['1', '2', '3']
+    ds.ImageOrientationPatient = ['1', '0', '0', '0', '1', '0']
+    ds.PixelSpacing = ['0.5', '0.5']; ds.SliceThickness = '5'; ds.SpacingBetweenSlices = '5'
+def xa(ds):
+    ds.Modality = 'XA'; ds.ImagerPixelSpacing = ['0.3', '0.2']
+    ds.FrameIncrementPointer = Tag(0x0018, 0x1063); ds.FrameTime = '33.3'
+def nm(ds):
+    ds.Modality = 'NM'; ds.PixelSpacing = ['4', '4']; ds.SpacingBetweenSlices = '4.5'
+    d = Dataset(); d.ImagePositionPatient = ['-100', '-110', '50']
+    d.ImageOrientationPatient = ['1', '0', '0', '0', '0', '-1']
+    ds.DetectorInformationSequence = Sequence([d])
+write('mr', '1.2.840.10008.5.1.4.1.1.4', 3, mr)
+write('ct', '1.2.840.10008.5.1.4.1.1.2', 3, ct)
+write('xa', '1.2.840.10008.5.1.4.1.1.12.1', 4, xa)
+write('nm', '1.2.840.10008.5.1.4.1.1.20', 3, nm)
+`;
+
+for (const [name, what, z] of [
+  ['mr', 'multi-frame MR: z from SpacingBetweenSlices, not SliceThickness', 3.5],
+  ['ct', 'multi-frame CT: no z tag and no Frame Increment Pointer, z 1', 1],
+  ['xa', 'XA cine: ImagerPixelSpacing in-plane, z the Frame Time', 33.3],
+  ['nm', 'NM: origin and directions from the Detector Information, z from SpacingBetweenSlices', 4.5],
+] as const) {
+  test(`${what} (as gdcminfo)`, async (t) => {
+    const parts = referenceParts(['gdcminfo']);
+    if (!needs(t, parts.missing)) return;
+    await withTempDir(async (dir) => {
+      execFileSync(parts.python!, ['-c', CLASSIC, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const file = join(dir, name);
+      const volume = (await readDicom(file))[0]!.volume!;
+      assertGdcmGeometry(volume, file);
+      assert.equal(volume.spacing[2], z);
+      assert.equal(volume.frames[0]![13], 13);
+    });
+  });
+}
