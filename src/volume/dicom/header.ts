@@ -47,7 +47,9 @@ export function looksLikeDicom(bytes: Uint8Array): boolean {
  * read all of it. The first element must have an even length, as DICOM's do, and the second
  * tag must follow it in the group order data sets are written in.
  */
-export function bareSyntax(b: Uint8Array): string | undefined {
+export function bareSyntax(bytes: Uint8Array): string | undefined {
+  // Judged on the first read alone, so the verdict never depends on how much more was read.
+  const b = bytes.subarray(0, FIRST_READ);
   if (b.length < 16) return undefined;
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const vr = (i: number): boolean => isUpper(b[i]) && isUpper(b[i + 1]);

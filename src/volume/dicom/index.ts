@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { looksLikeDicom, readAll, readHeader } from './data-set.js';
+import { FIRST_READ } from './header.js';
 import { DicomReadError, fail } from './errors.js';
 import { readBlockVolume } from './block-volume.js';
 import { splitIntoBlocks, type Block } from './blocks.js';
@@ -32,8 +33,8 @@ export async function isDicomFile(path: string): Promise<boolean> {
     const { open } = await import('node:fs/promises');
     const handle = await open(path, 'r');
     try {
-      const head = Buffer.alloc(256);
-      const { bytesRead } = await handle.read(head, 0, 256, 0);
+      const head = Buffer.alloc(FIRST_READ);
+      const { bytesRead } = await handle.read(head, 0, FIRST_READ, 0);
       return looksLikeDicom(head.subarray(0, bytesRead));
     } finally {
       await handle.close();
