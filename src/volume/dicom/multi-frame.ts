@@ -129,8 +129,8 @@ function triple(ds: DataSet | undefined, tag: string): [number, number, number] 
 function origin(ds: DataSet, sop: string): [number, number, number] {
   if (GROUP_GEOMETRY.has(sop)) {
     for (const group of [SHARED, PER_FRAME]) {
-      const item = macro(ds, group, PLANE_POSITION);
-      if (item !== undefined) return triple(item, POSITION) ?? [0, 0, 0];
+      const position = triple(macro(ds, group, PLANE_POSITION), POSITION);
+      if (position !== undefined) return position;
     }
     return [0, 0, 0];
   }
@@ -248,12 +248,14 @@ function zSpacingFromPositions(ds: DataSet): number | undefined {
   const unique = [...new Set(distances)].sort((a, b) => a - b);
   if (unique.length !== distances.length && distances[0] === unique[0]) distances = unique;
   const count = distances.length;
-  let mean = (distances[count - 1]! - distances[0]!) / (count - 1);
-  if (mean === 0) return 1;
+  // Every frame at one position: GDCM's mean is 0 here; the spacing ends as 1 (gdcminfo prints
+  // 1, and ITK's GDCMImageIO turns a spacing below 1e-6 into 1).
+  if (count < 2) return 0;
   // GDCM sums the gaps one by one; the same sum in the same order gives the same double.
   let sum = 0;
   for (let i = 1; i < count; i++) sum += distances[i]! - distances[i - 1]!;
-  mean = sum / (count - 1);
+  const mean = sum / (count - 1);
+  if (mean === 0) return 1;
   for (let i = 1; i < count; i++) if (Math.abs(distances[i]! - distances[i - 1]! - mean) > 1e-3) return undefined;
   return mean;
 }

@@ -365,3 +365,23 @@ for (const [name, what, z] of [
     });
   });
 }
+
+test('unequal gaps between frames: GDCM gives up on the spacing (1, 1, 1), and so does the reader', async (t) => {
+  const slices = axial(5, CT).filter((_, i) => i !== 3);
+  await withEnhanced(t, ['gdcminfo'], slices, { rescale: 'shared' }, async ({ file }) => {
+    const volume = (await readDicom(file))[0]!.volume!;
+    const info = assertGdcmGeometry(volume, file);
+    assert.deepEqual(info.spacing, [1, 1, 1]);
+    assert.deepEqual(volume.origin, [-5, -7, 10]);
+  });
+});
+
+test('every frame at one position (a time series in one stack): z spacing 1, as GDCM and ITK give it', async (t) => {
+  const slices = axial(3, CT).map((s) => ({ ...s, position: [-5, -7, 10] as [number, number, number] }));
+  await withEnhanced(t, ['gdcminfo'], slices, { rescale: 'shared' }, async ({ file }) => {
+    const volume = (await readDicom(file))[0]!.volume!;
+    assert.deepEqual(volume.spacing, [0.75, 0.5, 1]);
+    const info = parseGdcmInfo(execFileSync('gdcminfo', [file], { encoding: 'utf8' }));
+    assert.deepEqual(info.spacing, [0.75, 0.5, 1]);
+  });
+});
