@@ -4,6 +4,7 @@ import { EXPLICIT_BE } from './data-set.js';
 import { decodeFrame, isNative } from './codecs.js';
 import { fail } from './errors.js';
 import { TAG, type SliceHeader } from './slice-header.js';
+import { applyPalette, isPalette, readPalette, type Palette } from './palette.js';
 
 /**
  * The type GDCM gives rescaled values (`Rescaler::ComputeInterceptSlopePixelType`): double for
@@ -11,6 +12,9 @@ import { TAG, type SliceHeader } from './slice-header.js';
  * smallest integer type holding slope·[min, max] + intercept over the range BitsStored allows.
  */
 export function rescaledType(h: SliceHeader): ScalarType {
+  // The expanded RGB keeps the stored format (MITK's RGBPixel<uchar> or <ushort>); palette images
+  // carry no rescale, and none is applied to them here.
+  if (isPalette(h)) return h.bitsAllocated <= 8 ? 'uint8' : 'uint16';
   if (!Number.isInteger(h.slope) || !Number.isInteger(h.intercept)) return 'float64';
   if (h.bitsAllocated === 1 || h.samples === 3) return 'uint8';
   if (h.slope === 1 && h.intercept === 0) return storedType(h);
@@ -50,6 +54,7 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
   const element = h.ds.elements[TAG.pixelData]!;
   const bytes = h.ds.byteArray as Uint8Array;
   const perFrame = h.rows * h.columns;
+  const palette = isPalette(h) ? readPalette(h) : undefined;
   if (isNative(h)) {
     if (h.bitsAllocated === 1) {
       unpackBits(bytes, element.dataOffset, element.length, perFrame * h.frames, out, offset, h);
@@ -62,7 +67,15 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
         h.file,
         `is truncated: its pixel data has ${Math.max(0, Math.min(element.length, bytes.length - element.dataOffset))} bytes, ${needed} expected (${h.columns}x${h.rows}x${h.frames}, ${h.bitsAllocated} bits, ${h.samples} samples)`,
       );
-    decodeNativeFrames(h, bytes.subarray(element.dataOffset, element.dataOffset + needed), h.frames, out, offset, rgb);
+    decodeNativeFrames(
+      h,
+      bytes.subarray(element.dataOffset, element.dataOffset + needed),
+      h.frames,
+      out,
+      offset,
+      rgb,
+      palette,
+    );
     return;
   }
   if (!element.encapsulatedPixelData || element.fragments === undefined)
@@ -73,7 +86,7 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
     const decoded = await decodeFrame(h, encoded);
     const plane =
       h.samples === 3 && h.planar === 1 && isRle(h) ? interleave(decoded, perFrame, h.bitsAllocated) : decoded;
-    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true);
+    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true, palette);
   }
 }
 
@@ -94,13 +107,14 @@ export function decodeNativeFrames(
   out: Float32Array,
   offset: number,
   rgb?: Uint8Array,
+  palette: Palette | undefined = isPalette(h) ? readPalette(h) : undefined,
 ): void {
   const frameBytes = nativeFrameBytes(h);
   const perFrame = h.rows * h.columns;
   const littleEndian = h.transferSyntax !== EXPLICIT_BE;
   for (let f = 0; f < count; f++) {
     const frame = src.subarray(f * frameBytes, (f + 1) * frameBytes);
-    convert(h, frame, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3);
+    convert(h, frame, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, false, palette);
   }
 }
 
@@ -156,9 +170,14 @@ function convert(
   rgb: Uint8Array | undefined,
   rgbAt: number,
   decoded = false,
+  palette?: Palette,
 ): void {
   const n = h.rows * h.columns;
   const samples = view(h, src, littleEndian);
+  if (palette) {
+    applyPalette(palette, samples, n, out, at, rgb, rgbAt);
+    return;
+  }
   if (h.samples === 3) {
     colour(h, samples, n, out, at, rgb, rgbAt, decoded);
     return;
