@@ -6,6 +6,7 @@ import { test, type TestContext } from 'node:test';
 import dicomParser from 'dicom-parser';
 import { readDicom } from '../../../src/volume/dicom/index.js';
 import { scanDicomFolder } from '../../../src/volume/dicom/scan.js';
+import { matchesWhere } from '../../../src/volume/dicom/where.js';
 import { readImageFile } from '../../../src/volume/read-image.js';
 import { indexToWorld, type Volume } from '../../../src/volume/volume.js';
 import { withTempDir } from '../../helpers/workbench.js';
@@ -253,14 +254,18 @@ test('name, DICOM.* and reader properties as for any DICOM; the spacing is unkno
   });
 });
 
-test('the scanner sees an enhanced object as one series of one file', async (t) => {
-  await withEnhanced(t, [], axial(4, CT), { rescale: 'shared' }, async ({ dir, file, series }) => {
+test('the scanner and `where:` see an enhanced object as one series of one file', async (t) => {
+  const slices = axial(4, { ...CT, seriesDescription: 'Enhanced' });
+  await withEnhanced(t, [], slices, { rescale: 'shared' }, async ({ dir, file, series }) => {
     execFileSync('rm', ['-r', series]);
     const scan = scanDicomFolder(dir, { recursive: false });
     assert.equal(scan.series.length, 1);
     assert.equal(scan.series[0]!.path, file);
     assert.equal(scan.series[0]!.files, 1);
     assert.equal(scan.series[0]!.keywords.Modality, 'CT');
+    // `where:` reads the same top-level keywords.
+    assert.ok(matchesWhere(scan.series[0]!.keywords, { Modality: 'CT', SeriesDescription: 'Enhanced' }));
+    assert.ok(!matchesWhere(scan.series[0]!.keywords, { Modality: 'MR' }));
   });
 });
 
