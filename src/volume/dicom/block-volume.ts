@@ -1,6 +1,6 @@
 import type { Volume } from '../volume.js';
 import { valueRange } from '../volume-builder.js';
-import { decodeOnPool, poolSize } from './decode-pool.js';
+import { decodeOnPool, poolSize, warmPool } from './decode-pool.js';
 import { runJob } from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 import type { DicomGeometry } from './geometry.js';
@@ -10,6 +10,14 @@ import type { SliceHeader } from './slice-header.js';
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
 const POOL_VOXELS = 4 * 1024 * 1024;
+
+/**
+ * Told, as soon as a folder is listed, how large its block may be (files × the first file's
+ * voxels): when the pool will decode it, its threads start now, while the headers are read.
+ */
+export function expectBlock(files: number, first: SliceHeader): void {
+  if (files > 1 && files * fileVoxels(first) >= POOL_VOXELS && poolSize() > 1) warmPool();
+}
 
 /**
  * The voxels of a block: each file is read whole once, decoded straight into its time step's

@@ -41,17 +41,29 @@ function startWorker(): PoolWorker {
   return { worker };
 }
 
-/** How many threads decode: the machine's cores, at most 4. */
+/**
+ * How many threads decode: one per core the machine has. The thread that asked waits while
+ * they work, so none is left idle, and a decode is all computation: more threads than cores
+ * would only take turns.
+ */
 export function poolSize(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, availableParallelism());
+}
+
+/**
+ * Starts the threads ahead of a large read, so that their start overlaps the reading of the
+ * series' headers instead of following it.
+ */
+export function warmPool(): void {
+  pool ??= Array.from({ length: poolSize() }, startWorker);
 }
 
 /** Decodes the jobs on the pool; resolves with each job's value range and the first job's type. */
 export async function decodeOnPool(
   jobs: Array<Omit<DecodeJob, 'id'>>,
 ): Promise<{ min: number; max: number; firstType: string }> {
-  pool ??= Array.from({ length: poolSize() }, startWorker);
-  const workers = pool;
+  warmPool();
+  const workers = pool!;
   for (const w of workers) w.worker.ref();
   let min = Infinity;
   let max = -Infinity;

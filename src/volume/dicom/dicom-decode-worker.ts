@@ -1,7 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { readDataSet } from './data-set.js';
 import { DicomReadError } from './errors.js';
-import { decodeInto, fileVoxels, rescaledType } from './pixel-values.js';
+import { decodeInto, rescaledType } from './pixel-values.js';
 import { sliceHeader } from './slice-header.js';
 
 /**
@@ -32,15 +32,7 @@ export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
         `is ${h.columns}x${h.rows}, the series' first file ${job.columns}x${job.rows}`,
       );
     const out = new Float32Array(job.frame);
-    await decodeInto(h, out, job.offset, job.rgb ? new Uint8Array(job.rgb) : undefined);
-    let min = Infinity;
-    let max = -Infinity;
-    const end = job.offset + fileVoxels(h);
-    for (let i = job.offset; i < end; i++) {
-      const v = out[i]!;
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
+    const { min, max } = await decodeInto(h, out, job.offset, job.rgb ? new Uint8Array(job.rgb) : undefined);
     return { id: job.id, min, max, type: rescaledType(h) };
   } catch (err) {
     if (err instanceof DicomReadError)
