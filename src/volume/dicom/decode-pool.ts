@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DecodeAnswer, DecodeJob } from './dicom-decode-worker.js';
+import type { BatchAnswer, DecodeBatch, DecodeJob } from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 
 /**
@@ -13,7 +13,7 @@ interface PoolWorker {
 }
 
 let pool: PoolWorker[] | undefined;
-const waiting = new Map<number, { resolve: (answer: DecodeAnswer) => void; reject: (err: Error) => void }>();
+const waiting = new Map<number, { resolve: (answer: BatchAnswer) => void; reject: (err: Error) => void }>();
 let nextId = 0;
 
 function startWorker(): PoolWorker {
@@ -25,7 +25,7 @@ function startWorker(): PoolWorker {
     : `import(${JSON.stringify(entry)})`;
   const worker = new Worker(code, { eval: true });
   worker.unref();
-  worker.on('message', (answer: DecodeAnswer) => {
+  worker.on('message', (answer: BatchAnswer) => {
     const done = waiting.get(answer.id);
     waiting.delete(answer.id);
     done?.resolve(answer);
@@ -50,6 +50,11 @@ export function poolSize(): number {
   return Math.max(1, availableParallelism());
 }
 
+/** How many threads the pool has started (0 before the first large block). */
+export function poolThreads(): number {
+  return pool?.length ?? 0;
+}
+
 /**
  * Starts the threads ahead of a large read, so that their start overlaps the reading of the
  * series' headers instead of following it.
@@ -58,41 +63,38 @@ export function warmPool(): void {
   pool ??= Array.from({ length: poolSize() }, startWorker);
 }
 
-/** Decodes the jobs on the pool; resolves with each job's value range and the first job's type. */
+/** Decodes the jobs on the pool; resolves with the range of all values and the first job's type. */
 export async function decodeOnPool(
   jobs: Array<Omit<DecodeJob, 'id'>>,
 ): Promise<{ min: number; max: number; firstType: string }> {
   warmPool();
   const workers = pool!;
   for (const w of workers) w.worker.ref();
-  let min = Infinity;
-  let max = -Infinity;
-  let firstType = '';
-  let next = 0;
-  let failure: DicomReadError | undefined;
+  const claims = new SharedArrayBuffer(8);
+  let answers: BatchAnswer[];
   try {
-    await Promise.all(
-      workers.map(async (w) => {
-        while (next < jobs.length && failure === undefined) {
-          const index = next++;
-          const id = nextId++;
-          const answer = await new Promise<DecodeAnswer>((resolve, reject) => {
+    answers = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<BatchAnswer>((resolve, reject) => {
+            const id = nextId++;
             waiting.set(id, { resolve, reject });
-            w.worker.postMessage({ ...jobs[index]!, id });
-          });
-          if ('error' in answer) {
-            failure ??= new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
-            return;
-          }
-          if (answer.min < min) min = answer.min;
-          if (answer.max > max) max = answer.max;
-          if (index === 0) firstType = answer.type;
-        }
-      }),
+            w.worker.postMessage({ id, jobs, claims } satisfies DecodeBatch);
+          }),
+      ),
     );
   } finally {
     for (const w of workers) w.worker.unref();
   }
-  if (failure) throw failure;
+  let min = Infinity;
+  let max = -Infinity;
+  let firstType = '';
+  for (const answer of answers) {
+    if ('error' in answer)
+      throw new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
+    if (answer.min < min) min = answer.min;
+    if (answer.max > max) max = answer.max;
+    if (answer.firstType !== undefined) firstType = answer.firstType;
+  }
   return { min, max, firstType };
 }

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
-import { readDataSet } from './data-set.js';
-import { DicomReadError } from './errors.js';
+import { parseBytes, readDataSet, type ParsedFile } from './data-set.js';
+import { DicomReadError, fail } from './errors.js';
 import { decodeInto, rescaledType } from './pixel-values.js';
 import { sliceHeader } from './slice-header.js';
 
@@ -22,9 +23,28 @@ export type DecodeAnswer =
   | { id: number; min: number; max: number; type: string }
   | { id: number; error: { code: string; file: string; reason: string } };
 
-export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
+/**
+ * A block's jobs, sent once to every thread of the pool. The threads take the next job from a
+ * shared counter (`claims[0]`) until none is left, so each answers once per block, not once per
+ * file, and none waits for the thread that hands out work. `claims[1]` is set when a job fails:
+ * the others stop taking jobs.
+ */
+export interface DecodeBatch {
+  id: number;
+  jobs: Array<Omit<DecodeJob, 'id'>>;
+  claims: SharedArrayBuffer;
+}
+
+/** What a thread answers for a batch: the range of what it decoded, and the first job's type if it ran that job. */
+export type BatchAnswer =
+  | { id: number; min: number; max: number; firstType?: string }
+  | { id: number; error: { code: string; file: string; reason: string } };
+
+type Reader = (file: string) => ParsedFile | Promise<ParsedFile>;
+
+export async function runJob(job: DecodeJob, read: Reader = readDataSet): Promise<DecodeAnswer> {
   try {
-    const h = sliceHeader(await readDataSet(job.file));
+    const h = sliceHeader(await read(job.file));
     if (h.rows !== job.rows || h.columns !== job.columns)
       throw new DicomReadError(
         'CORRUPT',
@@ -44,5 +64,40 @@ export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
   }
 }
 
+/**
+ * A pool thread does nothing but decode, so it reads each file with one blocking call: no
+ * round trips through libuv's four I/O threads, which every thread of the process shares.
+ */
+function readWhole(file: string): ParsedFile {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    fail('READ_ERROR', file, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`);
+  }
+  return parseBytes(bytes, file);
+}
+
+export async function runBatch(batch: DecodeBatch): Promise<BatchAnswer> {
+  const claims = new Int32Array(batch.claims);
+  let min = Infinity;
+  let max = -Infinity;
+  let firstType: string | undefined;
+  while (Atomics.load(claims, 1) === 0) {
+    const index = Atomics.add(claims, 0, 1);
+    if (index >= batch.jobs.length) break;
+    const answer = await runJob({ ...batch.jobs[index]!, id: batch.id }, readWhole);
+    if ('error' in answer) {
+      Atomics.store(claims, 1, 1);
+      return answer;
+    }
+    if (answer.min < min) min = answer.min;
+    if (answer.max > max) max = answer.max;
+    if (index === 0) firstType = answer.type;
+  }
+  return { id: batch.id, min, max, ...(firstType === undefined ? {} : { firstType }) };
+}
+
 const port = parentPort;
-if (port) port.on('message', (job: DecodeJob) => void runJob(job).then((answer) => port.postMessage(answer)));
+if (port) port.on('message', (batch: DecodeBatch) => void runBatch(batch).then((answer) => port.postMessage(answer)));
