@@ -61,32 +61,25 @@ export async function readBlockVolume(
     });
   });
   let componentType: string = rescaledType(first);
-  let range: [number, number];
-  if (pooled) {
-    const result = await decodeOnPool(jobs);
-    componentType = result.firstType;
-    range = [result.min, result.max];
-  } else {
-    let min = Infinity;
-    let max = -Infinity;
+  if (pooled) componentType = await decodeOnPool(jobs);
+  else
     await inParallel(jobs, async (job, index) => {
       const answer = await runJob({ ...job, id: index });
       if ('error' in answer)
         throw new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
-      min = Math.min(min, answer.min);
-      max = Math.max(max, answer.max);
       // The first file's type, with what its decoding learnt (a codestream's precision).
       if (index === 0) componentType = answer.type;
     });
-    range = [min, max];
-  }
   const frames = frameBuffers.map((b) => new Float32Array(b));
   if (first.modality === 'RTDOSE') {
     const scaling = Number((first.ds.string('x3004000e') ?? '1').trim()) || 1;
     for (const f of frames) for (let i = 0; i < f.length; i++) f[i]! *= scaling;
     componentType = 'float32';
-    range = valueRange(frames);
   }
+  // The value range is taken when first asked for: a pass over every voxel costs as much as
+  // decoding them, and loading an image asks only for the central slice's extremes (level
+  // window, binary check).
+  let range: [number, number] | undefined;
   return {
     dims: [first.columns, first.rows, depth],
     spacing: geometry.spacing,
@@ -96,7 +89,12 @@ export async function readBlockVolume(
     timeStepMs: 1,
     timeOriginMs: 0,
     componentType,
-    range: range[0] <= range[1] ? range : [0, 0],
+    get range(): [number, number] {
+      return (range ??= valueRange(frames));
+    },
+    set range(value: [number, number]) {
+      range = value;
+    },
     ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => new Uint8Array(b)) } : {}),
   };
 }

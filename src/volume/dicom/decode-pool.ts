@@ -63,10 +63,8 @@ export function warmPool(): void {
   pool ??= Array.from({ length: poolSize() }, startWorker);
 }
 
-/** Decodes the jobs on the pool; resolves with the range of all values and the first job's type. */
-export async function decodeOnPool(
-  jobs: Array<Omit<DecodeJob, 'id'>>,
-): Promise<{ min: number; max: number; firstType: string }> {
+/** Decodes the jobs on the pool; resolves with the first job's type (with what its decoding learnt). */
+export async function decodeOnPool(jobs: Array<Omit<DecodeJob, 'id'>>): Promise<string> {
   warmPool();
   const workers = pool!;
   for (const w of workers) w.worker.ref();
@@ -86,15 +84,11 @@ export async function decodeOnPool(
   } finally {
     for (const w of workers) w.worker.unref();
   }
-  let min = Infinity;
-  let max = -Infinity;
   let firstType = '';
   for (const answer of answers) {
     if ('error' in answer)
       throw new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
-    if (answer.min < min) min = answer.min;
-    if (answer.max > max) max = answer.max;
     if (answer.firstType !== undefined) firstType = answer.firstType;
   }
-  return { min, max, firstType };
+  return firstType;
 }

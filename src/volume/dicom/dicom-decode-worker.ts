@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { parseBytes, readDataSet, type ParsedFile } from './data-set.js';
 import { DicomReadError, fail } from './errors.js';
@@ -20,8 +20,7 @@ export interface DecodeJob {
 }
 
 export type DecodeAnswer =
-  | { id: number; min: number; max: number; type: string }
-  | { id: number; error: { code: string; file: string; reason: string } };
+  { id: number; type: string } | { id: number; error: { code: string; file: string; reason: string } };
 
 /**
  * A block's jobs, sent once to every thread of the pool. The threads take the next job from a
@@ -35,10 +34,9 @@ export interface DecodeBatch {
   claims: SharedArrayBuffer;
 }
 
-/** What a thread answers for a batch: the range of what it decoded, and the first job's type if it ran that job. */
+/** What a thread answers for a batch: the first job's type, if it ran that job. */
 export type BatchAnswer =
-  | { id: number; min: number; max: number; firstType?: string }
-  | { id: number; error: { code: string; file: string; reason: string } };
+  { id: number; firstType?: string } | { id: number; error: { code: string; file: string; reason: string } };
 
 type Reader = (file: string) => ParsedFile | Promise<ParsedFile>;
 
@@ -52,8 +50,8 @@ export async function runJob(job: DecodeJob, read: Reader = readDataSet): Promis
         `is ${h.columns}x${h.rows}, the series' first file ${job.columns}x${job.rows}`,
       );
     const out = new Float32Array(job.frame);
-    const { min, max } = await decodeInto(h, out, job.offset, job.rgb ? new Uint8Array(job.rgb) : undefined);
-    return { id: job.id, min, max, type: rescaledType(h) };
+    await decodeInto(h, out, job.offset, job.rgb ? new Uint8Array(job.rgb) : undefined);
+    return { id: job.id, type: rescaledType(h) };
   } catch (err) {
     if (err instanceof DicomReadError)
       return { id: job.id, error: { code: err.code, file: err.file, reason: err.reason } };
@@ -65,38 +63,69 @@ export async function runJob(job: DecodeJob, read: Reader = readDataSet): Promis
 }
 
 /**
- * A pool thread does nothing but decode, so it reads each file with one blocking call: no
- * round trips through libuv's four I/O threads, which every thread of the process shares.
+ * A pool thread does nothing but decode, so it reads each file with blocking calls (no round
+ * trips through libuv's four I/O threads, which every thread of the process shares), into a
+ * buffer it keeps for the next file: a series' files are read without allocating (and the
+ * kernel zeroing) their size in fresh memory again and again. A buffer lent to a job that is
+ * still decoding (a second block's job between awaits) is not lent twice. It is allocated on its
+ * own (`allocUnsafeSlow`), never in Node's shared pool of small buffers, so writing into it
+ * touches nothing else.
  */
-function readWhole(file: string): ParsedFile {
-  let bytes: Uint8Array;
+let spare: Buffer | undefined;
+
+function readWhole(file: string): Buffer {
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     fail('READ_ERROR', file, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`);
   }
-  return parseBytes(bytes, file);
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
+    spare = undefined;
+    let filled = 0;
+    while (filled < size) {
+      const got = readSync(fd, buffer, filled, size - filled, filled);
+      if (got === 0) break;
+      filled += got;
+    }
+    return buffer.subarray(0, filled);
+  } catch (err) {
+    if (err instanceof DicomReadError) throw err;
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs a job on this thread's reusable buffer, and takes the buffer back when the job is done. */
+async function runPooledJob(job: DecodeJob): Promise<DecodeAnswer> {
+  let lent: Buffer | undefined;
+  const answer = await runJob(job, (file) => {
+    lent = readWhole(file);
+    return parseBytes(lent, file);
+  });
+  if (lent !== undefined && (spare === undefined || lent.buffer.byteLength > spare.length))
+    spare = Buffer.from(lent.buffer, 0, lent.buffer.byteLength);
+  return answer;
 }
 
 export async function runBatch(batch: DecodeBatch): Promise<BatchAnswer> {
   const claims = new Int32Array(batch.claims);
-  let min = Infinity;
-  let max = -Infinity;
   let firstType: string | undefined;
   while (Atomics.load(claims, 1) === 0) {
     const index = Atomics.add(claims, 0, 1);
     if (index >= batch.jobs.length) break;
-    const answer = await runJob({ ...batch.jobs[index]!, id: batch.id }, readWhole);
+    const answer = await runPooledJob({ ...batch.jobs[index]!, id: batch.id });
     if ('error' in answer) {
       Atomics.store(claims, 1, 1);
       return answer;
     }
-    if (answer.min < min) min = answer.min;
-    if (answer.max > max) max = answer.max;
     if (index === 0) firstType = answer.type;
   }
-  return { id: batch.id, min, max, ...(firstType === undefined ? {} : { firstType }) };
+  return { id: batch.id, ...(firstType === undefined ? {} : { firstType }) };
 }
 
 const port = parentPort;

@@ -41,17 +41,9 @@ export function fileVoxels(h: SliceHeader): number {
  * Decodes every frame of a file into `out` from `offset` on, as values after rescaling:
  * MONOCHROME1 is first inverted to MONOCHROME2 (ITK's GDCMImageIO does so before rescaling),
  * then slope and intercept of this file are applied. Colour samples become their luminance
- * here; `rgb` (when given) receives the interleaved RGB bytes. Gives the range of the values
- * written, taken while writing them: a second pass over a large series costs as much as the
- * conversion itself.
+ * here; `rgb` (when given) receives the interleaved RGB bytes.
  */
-export async function decodeInto(
-  h: SliceHeader,
-  out: Float32Array,
-  offset: number,
-  rgb?: Uint8Array,
-): Promise<ValueRange> {
-  const range: ValueRange = { min: Infinity, max: -Infinity };
+export async function decodeInto(h: SliceHeader, out: Float32Array, offset: number, rgb?: Uint8Array): Promise<void> {
   // Uncompressed YBR_FULL_422 stores two luma samples per chroma pair: 2 bytes a pixel.
   const subsampled = h.samples === 3 && h.photometric === 'YBR_FULL_422' && isNative(h);
   const frameBytes = (h.rows * h.columns * (subsampled ? 2 : h.samples) * h.bitsAllocated) / 8;
@@ -61,8 +53,7 @@ export async function decodeInto(
   if (isNative(h)) {
     if (h.bitsAllocated === 1) {
       unpackBits(bytes, element.dataOffset, element.length, perFrame * h.frames, out, offset, h);
-      widen(out, offset, perFrame * h.frames, range);
-      return range;
+      return;
     }
     const needed = frameBytes * h.frames;
     if (element.dataOffset + needed > bytes.length || element.length < needed)
@@ -74,9 +65,9 @@ export async function decodeInto(
     const littleEndian = h.transferSyntax !== EXPLICIT_BE;
     for (let f = 0; f < h.frames; f++) {
       const src = bytes.subarray(element.dataOffset + f * frameBytes, element.dataOffset + (f + 1) * frameBytes);
-      convert(h, src, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, range);
+      convert(h, src, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3);
     }
-    return range;
+    return;
   }
   if (!element.encapsulatedPixelData || element.fragments === undefined)
     fail('CORRUPT', h.file, `its transfer syntax ${h.transferSyntax} needs encapsulated pixel data, and it has none`);
@@ -86,27 +77,8 @@ export async function decodeInto(
     const decoded = await decodeFrame(h, encoded);
     const plane =
       h.samples === 3 && h.planar === 1 && isRle(h) ? interleave(decoded, perFrame, h.bitsAllocated) : decoded;
-    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, range, true);
+    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true);
   }
-  return range;
-}
-
-/** The smallest and largest value a decode wrote. */
-export interface ValueRange {
-  min: number;
-  max: number;
-}
-
-/** Extends `range` by the values of `out[at, at + n)`. */
-function widen(out: Float32Array, at: number, n: number, range: ValueRange): void {
-  let { min, max } = range;
-  for (let i = at; i < at + n; i++) {
-    const v = out[i]!;
-    if (v < min) min = v;
-    if (v > max) max = v;
-  }
-  range.min = min;
-  range.max = max;
 }
 
 /**
@@ -160,14 +132,12 @@ function convert(
   at: number,
   rgb: Uint8Array | undefined,
   rgbAt: number,
-  range: ValueRange,
   decoded = false,
 ): void {
   const n = h.rows * h.columns;
   const samples = view(h, src, littleEndian);
   if (h.samples === 3) {
     colour(h, samples, n, out, at, rgb, rgbAt, decoded);
-    widen(out, at, n, range);
     return;
   }
   const { slope, intercept } = h;
@@ -176,39 +146,13 @@ function convert(
     const sign = h.signed ? -1 : 1;
     for (let i = 0; i < n; i++)
       out[at + i] = (h.signed ? sign * samples[i]! + top : top - samples[i]!) * slope + intercept;
-    widen(out, at, n, range);
     return;
   }
-  rescale(samples, n, slope, intercept, out, at, range);
-}
-
-/**
- * Stored samples to rescaled values, in one pass that also finds the range of the stored
- * samples; the range of the written values follows from it, since the rescale is monotonic and
- * so is rounding to float32.
- */
-function rescale(
-  samples: Samples,
-  n: number,
-  slope: number,
-  intercept: number,
-  out: Float32Array,
-  at: number,
-  range: ValueRange,
-): void {
-  if (n === 0) return;
-  let low = samples[0]!;
-  let high = low;
-  for (let i = 0; i < n; i++) {
-    const v = samples[i]!;
-    out[at + i] = v * slope + intercept;
-    if (v < low) low = v;
-    else if (v > high) high = v;
+  if (slope === 1 && intercept === 0) {
+    out.set(samples.length === n ? samples : samples.subarray(0, n), at);
+    return;
   }
-  const a = Math.fround(low * slope + intercept);
-  const b = Math.fround(high * slope + intercept);
-  if (Math.min(a, b) < range.min) range.min = Math.min(a, b);
-  if (Math.max(a, b) > range.max) range.max = Math.max(a, b);
+  for (let i = 0; i < n; i++) out[at + i] = samples[i]! * slope + intercept;
 }
 
 type Samples = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array;
