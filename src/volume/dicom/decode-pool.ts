@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { BatchAnswer, DecodeBatch, DecodeJob } from './dicom-decode-worker.js';
+import { POOL_THREAD, type BatchAnswer, type DecodeBatch, type DecodeJob } from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 
 /**
@@ -23,7 +23,7 @@ function startWorker(): PoolWorker {
   const code = fromSource
     ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`
     : `import(${JSON.stringify(entry)})`;
-  const worker = new Worker(code, { eval: true });
+  const worker = new Worker(code, { eval: true, workerData: POOL_THREAD });
   worker.unref();
   worker.on('message', (answer: BatchAnswer) => {
     const done = waiting.get(answer.id);

@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { parseBytes, readDataSet, type ParsedFile } from './data-set.js';
 import { DicomReadError, fail } from './errors.js';
 import { decodeInto, rescaledType } from './pixel-values.js';
@@ -37,6 +37,9 @@ export interface DecodeBatch {
 /** What a thread answers for a batch: the first job's type, if it ran that job. */
 export type BatchAnswer =
   { id: number; firstType?: string } | { id: number; error: { code: string; file: string; reason: string } };
+
+/** The `workerData` the pool starts its threads with. */
+export const POOL_THREAD = 'wbplay-dicom-decode-pool';
 
 type Reader = (file: string) => ParsedFile | Promise<ParsedFile>;
 
@@ -128,5 +131,7 @@ export async function runBatch(batch: DecodeBatch): Promise<BatchAnswer> {
   return { id: batch.id, ...(firstType === undefined ? {} : { firstType }) };
 }
 
-const port = parentPort;
+// Only a thread the pool started listens: this module is also imported by other threads (the
+// reference workbench running in a worker), whose messages are not the pool's.
+const port = workerData === POOL_THREAD ? parentPort : null;
 if (port) port.on('message', (batch: DecodeBatch) => void runBatch(batch).then((answer) => port.postMessage(answer)));
