@@ -7,6 +7,9 @@ import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
 import { fileVoxels, rescaledType } from './pixel-values.js';
 import type { SliceHeader } from './slice-header.js';
+import { timeBounds } from './time-bounds.js';
+import { isPalette } from './palette.js';
+import { checkPixelType } from './pixel-type.js';
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
 const POOL_VOXELS = 4 * 1024 * 1024;
@@ -30,6 +33,7 @@ export async function readBlockVolume(
   geometry: DicomGeometry,
 ): Promise<Volume> {
   const first = timeSteps[0]![0]!;
+  checkPixelType(first);
   const depth = timeSteps[0]!.reduce((n, h) => n + h.frames, 0);
   const perStep = first.rows * first.columns * depth;
   const total = perStep * timeSteps.length;
@@ -44,7 +48,7 @@ export async function readBlockVolume(
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
     pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const frameBuffers = timeSteps.map(() => buffer(perStep * 4));
-  const rgbBuffers = first.samples === 3 ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
+  const rgbBuffers = first.samples === 3 || isPalette(first) ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
   const jobs = timeSteps.flatMap((step, t) => {
     let offset = 0;
     return step.map((h) => {
@@ -76,6 +80,7 @@ export async function readBlockVolume(
     for (const f of frames) for (let i = 0; i < f.length; i++) f[i]! *= scaling;
     componentType = 'float32';
   }
+  const bounds = timeBounds(timeSteps);
   // The value range is taken when first asked for: a pass over every voxel costs as much as
   // decoding them, and loading an image asks only for the central slice's extremes (level
   // window, binary check).
@@ -86,8 +91,9 @@ export async function readBlockVolume(
     origin: geometry.origin,
     direction: geometry.direction,
     frames,
-    timeStepMs: 1,
+    timeStepMs: bounds ? (bounds.at(-1)! - bounds[0]!) / timeSteps.length || 1 : 1,
     timeOriginMs: 0,
+    ...(bounds ? { timeBoundsMs: bounds } : {}),
     componentType,
     get range(): [number, number] {
       return (range ??= valueRange(frames));
