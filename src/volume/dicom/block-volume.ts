@@ -1,5 +1,6 @@
 import type { Volume } from '../volume.js';
 import { valueRange } from '../volume-builder.js';
+import { isNative } from './codecs.js';
 import { decodeOnPool, poolSize, warmPool } from './decode-pool.js';
 import { runJob } from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
@@ -19,7 +20,15 @@ const POOL_VOXELS = 4 * 1024 * 1024;
  * voxels): when the pool will decode it, its threads start now, while the headers are read.
  */
 export function expectBlock(files: number, first: SliceHeader): void {
-  if (files > 1 && files * fileVoxels(first) >= POOL_VOXELS && poolSize() > 1) warmPool();
+  if (files > 1 && files * fileVoxels(first) >= POOL_VOXELS && poolSize() > 1) warmPool(compressed(first));
+}
+
+function compressed(h: SliceHeader): boolean {
+  try {
+    return !isNative(h);
+  } catch {
+    return false; // a transfer syntax not read: the read fails later, naming the file
+  }
 }
 
 /**

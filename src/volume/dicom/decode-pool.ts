@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { POOL_THREAD, type BatchAnswer, type DecodeBatch, type DecodeJob } from './dicom-decode-worker.js';
+import {
+  POOL_THREAD,
+  type BatchAnswer,
+  type DecodeBatch,
+  type DecodeJob,
+  type Preload,
+} from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 
 /**
@@ -57,10 +63,11 @@ export function poolThreads(): number {
 
 /**
  * Starts the threads ahead of a large read, so that their start overlaps the reading of the
- * series' headers instead of following it.
+ * series' headers instead of following it; for a compressed series they load the codecs too.
  */
-export function warmPool(): void {
+export function warmPool(compressed = false): void {
   pool ??= Array.from({ length: poolSize() }, startWorker);
+  if (compressed) for (const w of pool) w.worker.postMessage({ preload: 'codecs' } satisfies Preload);
 }
 
 /** Decodes the jobs on the pool; resolves with the first job's type (with what its decoding learnt). */

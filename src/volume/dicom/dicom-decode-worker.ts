@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseBytes, readDataSet, type ParsedFile } from './data-set.js';
 import { DicomReadError, fail } from './errors.js';
+import { preloadCodecs } from './codecs.js';
 import { decodeInto, rescaledType } from './pixel-values.js';
 import { sliceHeader } from './slice-header.js';
 
@@ -32,6 +33,11 @@ export interface DecodeBatch {
   id: number;
   jobs: Array<Omit<DecodeJob, 'id'>>;
   claims: SharedArrayBuffer;
+}
+
+/** Asks a thread to load the codec module now, before the batch of a compressed series. */
+export interface Preload {
+  preload: 'codecs';
 }
 
 /** What a thread answers for a batch: the first job's type, if it ran that job. */
@@ -134,4 +140,8 @@ export async function runBatch(batch: DecodeBatch): Promise<BatchAnswer> {
 // Only a thread the pool started listens: this module is also imported by other threads (the
 // reference workbench running in a worker), whose messages are not the pool's.
 const port = workerData === POOL_THREAD ? parentPort : null;
-if (port) port.on('message', (batch: DecodeBatch) => void runBatch(batch).then((answer) => port.postMessage(answer)));
+if (port)
+  port.on('message', (message: DecodeBatch | Preload) => {
+    if ('preload' in message) preloadCodecs();
+    else void runBatch(message).then((answer) => port.postMessage(answer));
+  });

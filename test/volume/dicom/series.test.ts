@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { poolThreads } from '../../../src/volume/dicom/decode-pool.js';
 import { DicomReadError, readDicom, type DicomRead } from '../../../src/volume/dicom/index.js';
@@ -268,5 +270,30 @@ test('the thread pool: a truncated slice fails the load naming it; the next load
       if (x > max) max = x;
     }
     assert.deepEqual(v.range, [min, max], 'the range is that of the voxels');
+  });
+});
+
+test('the thread pool decodes a JPEG 2000 series (made by gdcmconv --j2k) to the same voxels as its raw original', async (t) => {
+  const parts = referenceParts(['gdcmconv']);
+  if (!needs(t, parts.missing)) return;
+  await withTempDir(async (dir) => {
+    const raw = join(dir, 'raw');
+    const j2k = join(dir, 'j2k');
+    mkdirSync(raw);
+    mkdirSync(j2k);
+    writeSeries(parts.python!, raw, axial(64, { rows: 256, columns: 256, gap: 1, intercept: -1024 }));
+    for (const name of readdirSync(raw)) execFileSync('gdcmconv', ['--j2k', join(raw, name), join(j2k, name)]);
+    const [original] = await readDicom(join(raw, 's0'));
+    const [compressed] = await readDicom(join(j2k, 's0'));
+    const a = original!.volume!;
+    const b = compressed!.volume!;
+    assert.ok(b.frames[0]!.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.deepEqual(b.dims, a.dims);
+    assert.equal(b.componentType, a.componentType);
+    assert.deepEqual(b.range, a.range);
+    assert.deepEqual(firstVoxels(compressed!), firstVoxels(original!));
+    let differing = 0;
+    for (let i = 0; i < a.frames[0]!.length; i++) if (a.frames[0]![i] !== b.frames[0]![i]) differing++;
+    assert.equal(differing, 0);
   });
 });
