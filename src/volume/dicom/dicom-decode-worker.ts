@@ -81,6 +81,8 @@ export async function runJob(job: DecodeJob, read: Reader = readDataSet): Promis
  * touches nothing else.
  */
 let spare: Buffer | undefined;
+/** A larger buffer (a multi-frame file's) is not kept: the thread lives on after the load. */
+const KEPT_BYTES = 8 * 1024 * 1024;
 
 function readWhole(file: string): Buffer {
   let fd: number;
@@ -116,8 +118,9 @@ async function runPooledJob(job: DecodeJob): Promise<DecodeAnswer> {
     lent = readWhole(file);
     return parseBytes(lent, file);
   });
-  if (lent !== undefined && (spare === undefined || lent.buffer.byteLength > spare.length))
-    spare = Buffer.from(lent.buffer, 0, lent.buffer.byteLength);
+  const size = lent?.buffer.byteLength ?? 0;
+  if (lent !== undefined && size <= KEPT_BYTES && (spare === undefined || size > spare.length))
+    spare = Buffer.from(lent.buffer, 0, size);
   return answer;
 }
 
