@@ -30,7 +30,8 @@ export async function startCaseReviewServer(options: {
   host?: string;
   port?: number;
 }): Promise<CaseReviewServer> {
-  const outputDir = await realpath(resolve(options.outputDir));
+  // A folder that is not there is said so by the report's reader, which names the file it wants.
+  const outputDir = await realpath(resolve(options.outputDir)).catch(() => resolve(options.outputDir));
   const cases = await readReviewCases(outputDir);
   const store = await ReviewStore.open(cases, options.reviewer);
   const hasher = new FileHasher();
