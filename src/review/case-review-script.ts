@@ -57,18 +57,45 @@ export const CASE_REVIEW_SCRIPT = String.raw`
     return out;
   }
 
-  function showCase(i) {
+  // A case's detail and its captures as blob URLs, fetched together.
+  function fetchCase(i) {
+    return ask('/api/case?case=' + i).then(function (res) { return res.json(); }).then(function (d) {
+      var got = [];
+      return Promise.all(d.captures.map(function (k, n) {
+        return k.sha256 ? image(i, n, got).catch(function () { return null; }) : null;
+      })).then(function (list) { return { i: i, detail: d, list: list, urls: got }; });
+    });
+  }
+  // The next case is fetched while this one is looked at, so moving on draws at once; its
+  // hashes are asked for again when it is shown, and a capture changed meanwhile redraws it.
+  var ahead = null;
+  function takeAhead(i) {
+    if (ahead && ahead.i === i) { var p = ahead.promise; ahead = null; return p; }
+    return null;
+  }
+  function fetchAhead(i) {
+    if (i >= index.cases.length || (ahead && ahead.i === i)) return;
+    if (ahead) ahead.promise.then(function (got) { got.urls.forEach(function (u) { URL.revokeObjectURL(u); }); }, function () {});
+    ahead = { i: i, promise: fetchCase(i) };
+  }
+  function sameHashes(a, b) {
+    return JSON.stringify(a.captures.map(function (k) { return k.sha256; })) === JSON.stringify(b.captures.map(function (k) { return k.sha256; }));
+  }
+
+  function showCase(i, fresh) {
     if (!index.cases.length) { $('case-name').textContent = 'This run has no cases'; return Promise.resolve(); }
     flushComment();
     at = i;
     var c = index.cases[i];
     var seq = ++loadSeq;
     doc.body.setAttribute('data-ready', 'false');
-    return ask('/api/case?case=' + i).then(function (res) { return res.json(); }).then(function (d) {
-      if (seq !== loadSeq) return;
+    var early = fresh ? null : takeAhead(i);
+    return (early || fetchCase(i)).then(function (got) {
+      if (seq !== loadSeq) { got.urls.forEach(function (u) { URL.revokeObjectURL(u); }); return; }
+      var d = got.detail;
       detail = d;
       urls.forEach(function (u) { URL.revokeObjectURL(u); });
-      urls = [];
+      urls = got.urls;
       $('case-name').textContent = c.name;
       var status = $('case-status');
       status.textContent = c.status;
@@ -82,14 +109,22 @@ export const CASE_REVIEW_SCRIPT = String.raw`
       var loads = d.captures.map(function (k, n) {
         var img = el('img', { alt: k.label });
         captures.appendChild(el('figure', {}, [img, el('figcaption', {}, [k.path])]));
-        if (!k.sha256) { img.alt = k.label + ' (missing)'; return Promise.resolve(); }
-        return image(i, n, urls).then(function (url) { img.src = url; return img.decode().catch(function () {}); });
+        if (!got.list[n]) { img.alt = k.label + ' (missing)'; return Promise.resolve(); }
+        img.src = got.list[n];
+        return img.decode().catch(function () {});
       });
       if (!d.captures.length) captures.appendChild(el('p', { class: 'place' }, ['This case left no capture.']));
       drawReview();
       $('saved').textContent = '';
       history.replaceState(null, '', '#case=' + (i + 1));
-      return Promise.all(loads).then(function () { if (seq === loadSeq) doc.body.setAttribute('data-ready', 'true'); });
+      return Promise.all(loads).then(function () {
+        if (seq !== loadSeq) return;
+        doc.body.setAttribute('data-ready', 'true');
+        fetchAhead(i + 1);
+        if (early) ask('/api/case?case=' + i).then(function (res) { return res.json(); }).then(function (now) {
+          if (seq === loadSeq && !sameHashes(now, d)) showCase(i, true);
+        }).catch(function () {});
+      });
     }).catch(function (e) { $('saved').textContent = 'Could not load the case: ' + e.message; });
   }
 

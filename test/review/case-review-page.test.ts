@@ -193,6 +193,12 @@ test('a capture changed since its verdict shows the verdict as stale, until it i
     review.cases['Cohort test · study-001']!.captures['study-001/axial.png'],
     await sha256(join(out, 'study-001/axial.png')),
   );
+  // The page has fetched the next case ahead; a capture of it that changes meanwhile still shows.
+  await page.waitForTimeout(500);
+  await copyFile(join(out, 'study-002/axial.png'), join(out, 'study-002/3d.png'));
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#stale', { hasText: 'study-002/3d.png' }).waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#case-verdict').textContent(), 'fail (stale)');
   assert.deepEqual(errors, []);
 });
 
