@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { type RegisterCommand, wholeNumber } from './command.js';
 import { CommandError, EXIT, isFolderInUse, reportError, type ExitCode } from './errors.js';
 import { canOpenBrowser, openBrowser } from './show-report.js';
@@ -100,7 +100,8 @@ async function merge(files: string[], out: string | undefined): Promise<ExitCode
   if (out !== undefined) {
     const lock = await FolderLock.take(resolve(out), commandLine());
     try {
-      for (const file of await writeReview(await readReviewCases(resolve(out)), review)) console.log(`  ${file}`);
+      for (const file of await writeReview(await readReviewCases(resolve(out)), review))
+        console.log(`  ${relative(process.cwd(), file)}`);
     } finally {
       await lock.release();
     }

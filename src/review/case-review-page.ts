@@ -22,21 +22,21 @@ main.review { max-width: none; padding: 16px 28px 40px; }
 .badge.pass { background: var(--passed-bg); color: var(--passed); } .badge.fail { background: var(--failed-bg); color: var(--failed); }
 .badge.unsure { background: #fff8c5; color: #7d4e00; } .badge.stale { outline: 2px dashed var(--error); }
 .stale { background: var(--error-bg); color: var(--error); border: 1px solid var(--error); border-radius: 6px; padding: 6px 12px; margin: 0 0 10px; }
-.case-body { display: grid; grid-template-columns: 1fr 340px; gap: 18px; align-items: start; }
-.captures { display: grid; grid-template-columns: repeat(auto-fit, minmax(360px, 1fr)); gap: 12px; }
+.case-body { display: grid; grid-template-columns: 1fr 360px; gap: 18px; align-items: start; }
+.captures { display: grid; grid-template-columns: repeat(auto-fill, minmax(240px, 1fr)); gap: 12px; }
 .captures figure { margin: 0; background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 8px; }
 .captures img { width: 100%; height: auto; display: block; background: #000; min-height: 120px; }
-.captures figcaption { font-family: var(--mono); font-size: 12px; color: var(--muted); margin-top: 4px; overflow-wrap: anywhere; }
-.side { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; position: sticky; top: 70px; }
-.side h2 { font-size: 13px; margin: 14px 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .4px; }
+.captures figcaption { font-family: var(--mono); font-size: 12px; font-weight: 400; color: var(--muted); margin: 4px 0 0; overflow-wrap: anywhere; text-transform: none; letter-spacing: 0; }
+.panel { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; position: sticky; top: 70px; }
+.panel h2 { font-size: 13px; margin: 14px 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .4px; }
 .actions, .moves { display: flex; flex-wrap: wrap; gap: 6px; margin-bottom: 8px; }
 .actions button[aria-pressed="true"] { background: var(--accent); color: #fff; border-color: var(--accent); }
 .actions button[data-verdict="pass"][aria-pressed="true"] { background: var(--passed); border-color: var(--passed); }
 .actions button[data-verdict="fail"][aria-pressed="true"] { background: var(--failed); border-color: var(--failed); }
 .actions button[data-verdict="unsure"][aria-pressed="true"] { background: #9a6700; border-color: #9a6700; }
-.side label { display: block; font-weight: 600; margin: 10px 0 4px; }
-.side textarea { width: 100%; min-height: 80px; font: inherit; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
-.side input { width: 100%; font: inherit; border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
+.panel label { display: block; font-weight: 600; margin: 10px 0 4px; }
+.panel textarea { width: 100%; min-height: 80px; font: inherit; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
+.panel input { width: 100%; font: inherit; border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
 .tags { list-style: none; padding: 0; margin: 6px 0 0; display: flex; flex-wrap: wrap; gap: 6px; }
 .tags li { background: #ddf4ff; color: #0550ae; border-radius: 999px; padding: 1px 4px 1px 10px; font-size: 12px; display: inline-flex; gap: 4px; align-items: center; }
 .tags button { border: 0; background: none; padding: 0 4px; color: inherit; }
@@ -52,7 +52,7 @@ main.review { max-width: none; padding: 16px 28px 40px; }
 .grid .name { font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 100%; }
 .grid .marks { display: flex; gap: 4px; flex-wrap: wrap; }
 .pager { display: flex; gap: 10px; align-items: center; margin-top: 14px; }
-@media (max-width: 900px) { .case-body { grid-template-columns: 1fr; } .side { position: static; } }
+@media (max-width: 900px) { .case-body { grid-template-columns: 1fr; } .panel { position: static; } }
 `;
 
 const STYLE = HTML_STYLE + REVIEW_STYLE;
@@ -104,7 +104,7 @@ export function caseReviewPage(token: string): string {
     '<div class="case-head"><h1 id="case-name"></h1><span id="case-status" class="pill"></span><span id="case-verdict" class="badge"></span><span id="case-place" class="place"></span></div>',
     '<p id="stale" class="stale" role="alert" hidden></p>',
     '<div class="case-body"><div id="captures" class="captures"></div>',
-    '<aside class="side">',
+    '<aside class="panel">',
     `<div class="actions" role="group" aria-label="Verdict">${key('Pass', 'p', 'P', ' data-verdict="pass" aria-pressed="false"')}${key('Fail', 'f', 'F', ' data-verdict="fail" aria-pressed="false"')}${key('Unsure', 'u', 'U', ' data-verdict="unsure" aria-pressed="false"')}${key('Representative', 'r', 'R', ' id="representative" aria-pressed="false"')}</div>`,
     `<div class="moves" role="group" aria-label="Move">${key('Previous', 'ArrowLeft', '←', ' id="previous"')}${key('Next', 'ArrowRight', '→', ' id="next"')}${key('Next without verdict', 'n', 'N', ' id="next-open"')}</div>`,
     '<label for="comment">Comment <kbd>M</kbd></label><textarea id="comment" aria-keyshortcuts="m" placeholder="Saved when you leave the box (Esc)"></textarea>',
