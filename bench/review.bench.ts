@@ -5,14 +5,14 @@
 // (a frame of polling included), medians of repeated runs, against the targets. A move
 // is timed after a short look at the case (the page fetches the next case meanwhile) and also
 // key after key. The cases are copies of demo studies the reference workbench captured
-// (bench/review-data.ts), made untimed.
+// (test/helpers/review-cohort.ts), made untimed.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium, type Page } from 'playwright-core';
 import { startCaseReviewServer } from '../src/review/case-review-server.js';
-import { writeReviewCohort } from './review-data.js';
+import { writeReviewCohort } from '../test/helpers/review-cohort.js';
 
 const CASES = Number(process.env.WBPLAY_BENCH_REVIEW_CASES ?? 3000);
 const GRID_TARGET_MS = 1000;

@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startCaseReviewServer, type CaseReviewServer } from '../../src/review/case-review-server.js';
 import { readReview } from '../../src/review/verdicts.js';
 import { makeCohort, wbplay } from '../helpers/cohort.js';
+import { writeReviewCohort } from '../helpers/review-cohort.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 let dir = '';
@@ -157,7 +158,18 @@ test('verdicts, comments, tags and representative given by keyboard land in revi
   await page.locator('#f-verdict').selectOption('fail');
   assert.equal(await page.locator('#grid button').count(), 1);
   assert.equal(await page.locator('#grid button').getAttribute('aria-label'), 'Cohort test · study-002');
+  await page.locator('#f-verdict').selectOption('none');
+  assert.equal(await page.locator('#grid button').count(), 2, 'the cases without a verdict');
   await page.locator('#f-verdict').selectOption('');
+  await page.locator('#f-status').selectOption('failed');
+  assert.equal(await page.locator('#grid button').count(), 0, 'no case failed in the run');
+  await page.locator('#f-status').selectOption('');
+  await page.locator('#f-field').selectOption('tumour_z');
+  await page.locator('#f-value').fill('22.2');
+  assert.equal(await page.locator('#grid button').getAttribute('aria-label'), 'Cohort test · study-002');
+  assert.equal(await page.locator('#grid button').count(), 1);
+  await page.locator('#f-field').selectOption('');
+  await page.locator('#f-value').fill('');
   await page.locator('#f-tag').selectOption('motion');
   assert.equal(await page.locator('#grid button').count(), 1);
   await page.locator('#grid button').click();
@@ -236,4 +248,36 @@ test('the guards: a foreign Host, a foreign Origin and a missing token are refus
       .end();
   });
   assert.equal(status, 403, 'a foreign Host');
+});
+
+test('the grid pages a large cohort, 60 cases to a page, by key and by button', async (t) => {
+  const big = await mkdtemp(join(tmpdir(), 'wbplay-case-review-grid-'));
+  t.after(() => rm(big, { recursive: true, force: true }));
+  const server = await startCaseReviewServer({ outputDir: await writeReviewCohort(big, 130, 2), reviewer: 'Ana' });
+  t.after(() => server.close());
+  const errors: string[] = [];
+  const page = await open(server, errors);
+  await page.keyboard.press('g');
+  await page.locator('#grid button').first().waitFor();
+  assert.equal(await page.locator('#grid button').count(), 60);
+  assert.equal(await page.locator('#page-of').textContent(), 'page 1 of 3');
+  assert.equal(await page.locator('#grid-count').textContent(), '130 of 130 cases');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.locator('#page-of').textContent(), 'page 2 of 3');
+  assert.equal(await page.locator('#grid button').first().getAttribute('aria-label'), 'case-00061');
+  await page.getByRole('button', { name: 'Next page' }).click();
+  assert.equal(await page.locator('#grid button').count(), 10);
+  assert.equal(await page.getByRole('button', { name: 'Next page' }).isDisabled(), true);
+  await page.locator('#f-status').selectOption('failed');
+  assert.equal(await page.locator('#page-of').textContent(), 'page 1 of 1');
+  assert.equal(await page.locator('#grid button').count(), 4, 'the failed cases among them');
+  await page.locator('#grid img').first().waitFor();
+  await page.waitForFunction(() =>
+    Array.from(
+      (
+        globalThis as unknown as { document: { querySelectorAll(s: string): ArrayLike<{ naturalWidth: number }> } }
+      ).document.querySelectorAll('#grid img'),
+    ).every((i) => i.naturalWidth > 0),
+  );
+  assert.deepEqual(errors, []);
 });

@@ -1,24 +1,24 @@
-// A finished cohort of many cases for the review benchmark and the README's picture: one demo
-// study run for real on the embedded reference workbench, its case then repeated under new
-// names, each repeat with copies of its captures (bytes the workbench made) in a folder of its
-// own, and written as the json reporter writes a run.
+// A finished cohort of many cases for the review tests and the review benchmark: demo studies
+// run for real on the embedded reference workbench, their cases then repeated under new names,
+// each repeat with copies of its captures (bytes the workbench made) in a folder of its own,
+// written as the json reporter writes a run.
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadPlaybook } from '../src/compile/index.js';
-import { writeReportFiles } from '../src/report/factory.js';
-import { runOf } from '../src/result/case-list.js';
-import { summarize, type CaseResult, type Status } from '../src/result/result.js';
-import { embeddedWorkbenches } from '../src/sim/embedded.js';
-import { writeDemoData } from '../src/sim/demo-data.js';
-import { runPlans } from '../src/run/runner.js';
+import { loadPlaybook } from '../../src/compile/index.js';
+import { writeReportFiles } from '../../src/report/factory.js';
+import { runOf } from '../../src/result/case-list.js';
+import { summarize, type CaseResult, type Status } from '../../src/result/result.js';
+import { embeddedWorkbenches } from '../../src/sim/embedded.js';
+import { writeDemoData } from '../../src/sim/demo-data.js';
+import { runPlans } from '../../src/run/runner.js';
 
 /** Writes a run of `count` cases into `dir/out`; returns that folder. */
 export async function writeReviewCohort(dir: string, count: number, studies = 4): Promise<string> {
   const data = join(dir, 'data');
   const seed = join(dir, 'seed');
   await writeDemoData(data, { cohort: studies });
-  const example = fileURLToPath(new URL('../playbooks/cohort.yaml', import.meta.url));
+  const example = fileURLToPath(new URL('../../playbooks/cohort.yaml', import.meta.url));
   const run = await runPlans({
     plans: [loadPlaybook(example, { vars: { data, out: seed } })],
     workbenches: embeddedWorkbenches(1),
