@@ -40,12 +40,19 @@ export const registerReview: RegisterCommand = (program, setExitCode) => {
         const reviewer = (opts.reviewer ?? userInfo().username).trim();
         if (reviewer === '')
           throw new CommandError('BAD_OPTION', '--reviewer must name someone', 'e.g. --reviewer "A. Reviewer"');
-        const [{ startCaseReviewServer }, { refuseHeld }] = await Promise.all([
+        const [{ startCaseReviewServer }, { FolderLock, refuseHeld }, { commandLine }] = await Promise.all([
           import('../review/case-review-server.js'),
           import('../files/folder-lock.js'),
+          import('./command.js'),
         ]);
         await refuseHeld(resolve(out), 'review its cases');
         const server = await startCaseReviewServer({ outputDir: out, reviewer, host: opts.host, port });
+        // One review at a time per folder: a second would write over this one's verdicts, and a
+        // run would change the captures under it.
+        const lock = await FolderLock.take(resolve(out), commandLine()).catch(async (err: unknown) => {
+          await server.close();
+          throw err;
+        });
         console.log(
           `Reviewing ${server.cases} case${server.cases === 1 ? '' : 's'} of ${out} as ${reviewer} at ${server.url} (Ctrl-C to stop)`,
         );
@@ -54,7 +61,10 @@ export const registerReview: RegisterCommand = (program, setExitCode) => {
           const stop = (): void => {
             process.off('SIGINT', stop);
             process.off('SIGTERM', stop);
-            void server.close().then(done);
+            void server
+              .close()
+              .then(() => lock.release())
+              .then(done);
           };
           process.on('SIGINT', stop);
           process.on('SIGTERM', stop);
