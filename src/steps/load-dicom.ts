@@ -148,30 +148,79 @@ export async function createDicomNode(client: WorkbenchClient, c: DicomCreate): 
   // keep-alive connection of the requests above. Its closing is only seen once I/O is polled:
   // without this turn of the loop the upload goes out on the closed connection and is reset.
   await new Promise((resolve) => setImmediate(resolve));
+  const props = sentProperties(read, c);
   const created = await client.nodes.create({
     bytes,
     format: 'nrrd',
     filename: `${basename(c.file).replace(/[^A-Za-z0-9_-]/g, '_') || 'dicom'}.nrrd`,
-    name: c.name ?? String(read.properties.name),
+    name: props.name,
     provisionalName: c.provisionalName,
-    properties: { ...c.properties, ...displayFromDicom(read) },
+    properties: props.node,
     ...parent,
     ...call,
   });
   const uid = created.node.uid;
-  const failed = [...created.failed_properties];
+  const failed = [...created.failed_properties, ...(await patchData(client, uid, props.data, call))];
+  return { uid, failed, sent: 'nrrd', slices: read.slices };
+}
+
+/**
+ * Completes the node an earlier attempt of the load made, when that attempt sent the series as
+ * NRRD: the upload may have landed without one or both of the property requests that follow it
+ * (refused, or their answers lost). Both are sent again, with the values a first attempt sends;
+ * setting a property to the value it has changes nothing. Undefined when the series goes by
+ * file reference: the workbench then set everything itself, in the request that made the node.
+ */
+export async function completeDicomNode(
+  client: WorkbenchClient,
+  uid: string,
+  c: DicomCreate,
+): Promise<DicomCreated | undefined> {
+  const call = { signal: c.signal };
+  const mode = await client.nodes.transferFor(c.file, {
+    ...(c.transfer !== 'auto' ? { transfer: c.transfer } : {}),
+    ...call,
+  });
+  if (mode === 'file-reference') return undefined;
+  const read = seriesImage(await readDicom(c.file), c.file);
+  const props = sentProperties(read, c);
+  const patched = await client.properties.patch(uid, { name: props.name, ...props.node }, call);
+  const failed = [...patched.failed.map((f) => f.property), ...(await patchData(client, uid, props.data, call))];
+  return { uid, failed, sent: 'nrrd', slices: read.slices };
+}
+
+interface SentProperties {
+  name: string;
+  /** On the node, with the step's marker and display: what MITK's mapper derives from the DICOM. */
+  node: Record<string, PropertyValue>;
+  /** On the data: what MITK's reader keeps on the image. */
+  data: Record<string, PropertyValue>;
+}
+
+function sentProperties(read: DicomRead, c: DicomCreate): SentProperties {
   // What MITK keeps on the image (its data) when it reads the files: the tags, its name and
   // level window; the client's paths (MITK.IO.reader.DICOM.files) mean nothing over there.
-  const tags = Object.fromEntries(
+  const data = Object.fromEntries(
     Object.entries(read.properties).filter(
       ([key]) => key.startsWith('DICOM.') || key === 'name' || key === 'levelwindow',
     ),
   );
-  if (Object.keys(tags).length > 0) {
-    const patched = await client.properties.patch(uid, tags, { scope: 'data', ...call });
-    failed.push(...patched.failed.map((f) => f.property));
-  }
-  return { uid, failed, sent: 'nrrd', slices: read.slices };
+  return {
+    name: c.name ?? String(read.properties.name),
+    node: { ...c.properties, ...displayFromDicom(read) },
+    data,
+  };
+}
+
+async function patchData(
+  client: WorkbenchClient,
+  uid: string,
+  data: Record<string, PropertyValue>,
+  call: { signal: AbortSignal },
+): Promise<string[]> {
+  if (Object.keys(data).length === 0) return [];
+  const patched = await client.properties.patch(uid, data, { scope: 'data', ...call });
+  return patched.failed.map((f) => f.property);
 }
 
 /** The image block of the given file; a DICOM SEG is sent as its label volume. */

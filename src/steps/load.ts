@@ -185,26 +185,44 @@ export const load: StepDefinition<'load', LoadArgs> = {
     let uid = earlier?.uid;
     let refused: string[] = [];
     let sent: { sent: 'file-reference' | 'nrrd'; file: string; slices?: number } | undefined;
-    if (earlier?.bare) {
+    const dicomCreate =
+      dicomFile === undefined
+        ? undefined
+        : {
+            file: dicomFile,
+            name,
+            properties,
+            provisionalName: ctx.marker,
+            ...(parent !== undefined ? { parent } : {}),
+            transfer: a.transfer,
+            signal: ctx.signal,
+          };
+    // A series sent as NRRD is followed by two property requests, each of which may have failed.
+    let completed = false;
+    if (earlier !== undefined && earlier.how !== 'bound' && dicomLoad !== undefined && dicomCreate !== undefined) {
+      const done = await dicomLoad.completeDicomNode(ctx.client, earlier.uid, dicomCreate);
+      if (done !== undefined) {
+        completed = true;
+        refused = done.failed;
+        sent = {
+          sent: done.sent,
+          file: dicomCreate.file,
+          ...(done.slices !== undefined ? { slices: done.slices } : {}),
+        };
+      }
+    }
+    if (!completed && earlier?.how === 'named') {
       // Its bytes arrived but not its properties: they are set now.
       const patched = await ctx.client.properties.patch(earlier.uid, { name, ...properties }, { signal: ctx.signal });
       refused = patched.failed.map((f) => f.property);
     }
-    if (uid === undefined && dicomLoad !== undefined && dicomFile !== undefined) {
-      const created = await dicomLoad.createDicomNode(ctx.client, {
-        file: dicomFile,
-        name,
-        properties,
-        provisionalName: ctx.marker,
-        ...(parent !== undefined ? { parent } : {}),
-        transfer: a.transfer,
-        signal: ctx.signal,
-      });
+    if (uid === undefined && dicomLoad !== undefined && dicomCreate !== undefined) {
+      const created = await dicomLoad.createDicomNode(ctx.client, dicomCreate);
       uid = created.uid;
       refused = created.failed;
       sent = {
         sent: created.sent,
-        file: dicomFile,
+        file: dicomCreate.file,
         ...(created.slices !== undefined ? { slices: created.slices } : {}),
       };
       if (created.sent === 'nrrd')
@@ -256,12 +274,16 @@ export const load: StepDefinition<'load', LoadArgs> = {
 };
 
 /**
- * The node an earlier attempt of this step made, if it made one: known when its answer
- * arrived, else found by the step's marker when the answer was lost on the way back.
+ * The node an earlier attempt of this step made, if it made one: `bound` when that attempt got
+ * as far as binding it (every property was set), else found on the workbench: `named` by the
+ * marker as its provisional name (bytes that arrived before their properties), `marked` by the
+ * marker property (its properties arrived, what followed them may not have).
  */
-async function findEarlier(ctx: StepRunContext): Promise<{ uid: string; bare: boolean } | undefined> {
+async function findEarlier(
+  ctx: StepRunContext,
+): Promise<{ uid: string; how: 'bound' | 'named' | 'marked' } | undefined> {
   const known = ctx.earlierNode();
-  if (known !== undefined) return { uid: known, bare: false };
+  if (known !== undefined) return { uid: known, how: 'bound' };
   const call = { signal: ctx.signal };
   // Bytes that arrived before their properties could follow: the node has the marker as its name.
   const named = (await ctx.client.nodes.list({}, call)).find((n) => n.name === ctx.marker);
@@ -283,7 +305,7 @@ async function findEarlier(ctx: StepRunContext): Promise<{ uid: string; bare: bo
   ctx.notice(
     `the answer to an earlier attempt was lost but its node was created (${found}); using that node instead of loading again`,
   );
-  return { uid: found, bare: named !== undefined };
+  return { uid: found, how: named !== undefined ? 'named' : 'marked' };
 }
 
 /** The folder of an archive's series in the cache, retrieved when it is not there complete. */

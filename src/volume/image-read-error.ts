@@ -1,7 +1,8 @@
 /**
- * Why an image could not be read, in the workbench's own error codes: `UNSUPPORTED_FORMAT`
- * (not a format we read; the server answers 415) or `FILE_READ_ERROR` (a format we read, but
- * this file is corrupt, truncated, inconsistent or uses a feature we do not support; 422).
+ * Why an image could not be read: `UNSUPPORTED_FORMAT` (not a format we read) or
+ * `FILE_READ_ERROR` (a format we read, but this file is corrupt, truncated, inconsistent or
+ * uses a feature we do not support). Over HTTP both are 422 FILE_READ_ERROR, as MITK answers
+ * any file that exists and does not load.
  */
 export class ImageReadError extends Error {
   constructor(

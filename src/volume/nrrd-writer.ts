@@ -65,7 +65,10 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
     `space origin: ${vec(timed ? [...volume.origin, volume.timeOriginMs] : volume.origin)}`,
   ];
   if (timed) {
-    const bounds = Array.from({ length: steps + 1 }, (_, i) => numberText(volume.timeOriginMs + i * volume.timeStepMs));
+    const bounds =
+      volume.timeBoundsMs?.length === steps + 1
+        ? volume.timeBoundsMs.map(numberText)
+        : Array.from({ length: steps + 1 }, (_, i) => numberText(volume.timeOriginMs + i * volume.timeStepMs));
     lines.push(
       `${MITK_TIMEGEOMETRY_TYPE}:=ArbitraryTimeGeometry`,
       `${MITK_TIMEGEOMETRY_TIMEPOINTS}:=${bounds.join(' ')}`,

@@ -60,6 +60,8 @@ export interface NrrdLayout {
   geometry: ImageGeometry;
   timeStepMs: number;
   timeOriginMs: number;
+  /** MITK's time points when its steps are not evenly spaced (an ArbitraryTimeGeometry). */
+  timeBoundsMs?: number[];
   encoding: 'raw' | 'gzip' | 'text';
   littleEndian: boolean;
   /** Name of the detached data file, as written in the header. */
@@ -148,6 +150,7 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
     geometry,
     timeStepMs: timeFromMitk?.step ?? timeStep ?? 1,
     timeOriginMs: timeFromMitk?.origin ?? timeOrigin ?? 0,
+    ...(timeFromMitk?.uneven ? { timeBoundsMs: timeFromMitk.bounds } : {}),
     encoding,
     // The format requires `endian` for multi-byte raw data; files that omit it are read as little-endian, the common case.
     littleEndian: endian !== 'big',
@@ -229,14 +232,20 @@ function readGeometry(header: NrrdHeader, dimension: number, spatialAxes: number
 }
 
 /** MITK's own record of the time steps: N+1 time bounds in ms. Ignored when it does not fit. */
-function mitkTimeBounds(header: NrrdHeader, steps: number): { step: number; origin: number } | undefined {
+function mitkTimeBounds(
+  header: NrrdHeader,
+  steps: number,
+): { step: number; origin: number; bounds: number[]; uneven: boolean } | undefined {
   const text =
     header.keyValues.get(MITK_TIMEGEOMETRY_TIMEPOINTS) ?? header.keyValues.get('org.mitk.timegeometry.timepoints');
   if (text === undefined || steps < 1) return undefined;
   const bounds = text.trim().split(/\s+/).map(Number);
   if (bounds.length !== steps + 1 || bounds.some((b) => !Number.isFinite(b))) return undefined;
   const step = (bounds[steps]! - bounds[0]!) / steps;
-  return step > 0 ? { step, origin: bounds[0]! } : undefined;
+  if (!(step > 0)) return undefined;
+  const ordered = bounds.every((b, i) => i === 0 || b >= bounds[i - 1]!);
+  const uneven = bounds.some((b, i) => Math.abs(b - (bounds[0]! + i * step)) > 1e-9 * Math.max(1, Math.abs(b)));
+  return { step, origin: bounds[0]!, bounds, uneven: ordered && uneven };
 }
 
 /** Decodes the data of a NRRD: `source` is the data file, or the header file with the data after `start`. */

@@ -79,12 +79,11 @@ function knownExtension(format: string): boolean {
 }
 
 /**
- * DICOM errors in the workbench's codes: what yields no image (not DICOM, a folder without a
- * DICOM image, an object without pixels) is 415 like any format not read here; a DICOM image
- * that fails to read (truncated, corrupt, an unsupported transfer syntax) is 422. MITK's REST
- * server (`DataStorageController::LoadDataFromFile`) answers 422 whenever `IOUtil::Load`
- * throws, "no reader" included, and 415 only for a load that returns nothing; the 415 for a
- * file no reader takes is this workbench's older rule for every format, kept alike here.
+ * DICOM errors in the readers' codes: what yields no image (not DICOM, a folder without a
+ * DICOM image, an object without pixels) is `UNSUPPORTED_FORMAT`, like any format not read
+ * here; a DICOM image that fails to read (truncated, corrupt, an unsupported transfer syntax)
+ * is `FILE_READ_ERROR`. The workbench answers 422 FILE_READ_ERROR for both, as MITK's REST
+ * server does for every file that exists and does not load.
  */
 async function dicom(read: () => Promise<DicomRead[]>, shownName: string, upload = false): Promise<DicomRead[]> {
   try {

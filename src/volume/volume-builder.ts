@@ -47,6 +47,7 @@ export interface VolumeParts {
   frames: Float32Array[];
   timeStepMs: number;
   timeOriginMs: number;
+  timeBoundsMs?: number[];
 }
 
 export function buildVolume(parts: VolumeParts): Volume {
@@ -60,6 +61,7 @@ export function buildVolume(parts: VolumeParts): Volume {
     frames: parts.frames,
     timeStepMs: parts.timeStepMs,
     timeOriginMs: parts.timeOriginMs,
+    ...(parts.timeBoundsMs ? { timeBoundsMs: parts.timeBoundsMs } : {}),
     componentType: parts.grid.type,
     range,
   };

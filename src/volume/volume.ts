@@ -27,6 +27,12 @@ export interface Volume {
   /** Duration of one time step in ms and the time point of step 0. */
   timeStepMs: number;
   timeOriginMs: number;
+  /**
+   * Where the time steps are not evenly spaced (MITK's ArbitraryTimeGeometry, e.g. a DICOM
+   * 3D+t series): the steps' boundaries in ms, one more than there are steps; step t runs from
+   * `timeBoundsMs[t]` to `timeBoundsMs[t + 1]`. `timeStepMs` and `timeOriginMs` then give their mean.
+   */
+  timeBoundsMs?: number[];
   /** Component type as read from the file, e.g. `uint8`, `int16`, `float32`. */
   componentType: string;
   /**

@@ -5,7 +5,6 @@ import { isLocalData, readMetaLayout } from '../../volume/metaimage.js';
 import { readNrrdLayout } from '../../volume/nrrd.js';
 import { ImageReadError } from '../../volume/read-image.js';
 import { readImagePath, readImageUpload, type ImageRead } from '../../volume/read-by-content.js';
-import { looksLikeDicom } from '../../volume/dicom/data-set.js';
 import { Problem } from '../problem.js';
 import type { Volume } from '../../volume/volume.js';
 import { isJsonObject, type StorageContext } from './request-body.js';
@@ -81,7 +80,7 @@ export async function fileReferenceUpload(
   // A folder is a DICOM folder to MITK: every series in it is read.
   const real = ctx.files.readable(filePath, true);
   await checkDataFile(ctx, real);
-  return { ...(await asProblem(() => readImagePath(real))), fileName: basename(filePath) };
+  return { ...(await asProblem(() => readImagePath(real), filePath)), fileName: basename(filePath) };
 }
 
 /**
@@ -104,19 +103,25 @@ async function checkDataFile(ctx: StorageContext, header: string): Promise<void>
   if (dataFile !== undefined) ctx.files.readable(resolve(dirname(header), dataFile));
 }
 
-/** The format of uploaded bytes and the volume read from them. */
+/**
+ * The format of uploaded bytes and the volume read from them. Without an extension (from the
+ * Content-Disposition filename, else X-MITK-Data-Format) the real server cannot name the
+ * temporary file it loads, and answers 400 before it looks at the bytes, DICOM or not
+ * (`mitkDataStorageController.cpp`: `ResolveDataPath`).
+ */
 export async function directUpload(req: SimRequest): Promise<Upload> {
   if (req.body.length === 0) throw new Problem('INVALID_REQUEST', 'Request body is empty; send the file bytes');
   const fileName = dispositionFileName(req.headers['content-disposition']);
   const format =
     (fileName === undefined ? undefined : extensionOf(fileName)) ?? req.headers['x-mitk-data-format']?.trim();
-  if (!format && !looksLikeDicom(req.body)) {
+  if (!format) {
     throw new Problem(
       'INVALID_REQUEST',
-      'Cannot determine file format: send Content-Disposition: attachment; filename="<name>.<ext>" or X-MITK-Data-Format: <ext> (e.g. nrrd, nii.gz)',
+      'Cannot determine file format: send Content-Disposition: attachment; filename="<name>.<ext>" or X-MITK-Data-Format: <ext> (e.g. nrrd, nii.gz, dcm)',
     );
   }
-  return { ...(await asProblem(() => readImageUpload(req.body, format || undefined, fileName))), fileName };
+  const shown = fileName ?? `the .${format.replace(/^\./, '')} upload`;
+  return { ...(await asProblem(() => readImageUpload(req.body, format, fileName), shown)), fileName };
 }
 
 /** `filename="x.nrrd"` or `filename=x.nrrd`. */
@@ -156,11 +161,22 @@ export function stem(fileName: string): string {
   return fileName.replace(/\.nii\.gz$/i, '').replace(/\.[^.]+$/, '') || fileName;
 }
 
-async function asProblem(read: () => Promise<ImageRead>): Promise<ImageRead> {
+/**
+ * A file that exists but does not load is 422 FILE_READ_ERROR, whatever the reason: MITK's
+ * `DataStorageController::LoadDataFromFile` answers 422 for every exception of `IOUtil::Load`,
+ * and `IOUtil::Load` throws for a file no reader takes ("No reader available"), for a reader
+ * that fails, and for one that returns nothing ("Unknown read error"), so the controller's
+ * 415 for an empty result is never reached (`mitkIOUtil.cpp`: `IOUtil::Load`). Our readers'
+ * finer codes (`UNSUPPORTED_FORMAT` for "not a format read here") live on in their messages.
+ */
+async function asProblem(read: () => Promise<ImageRead>, shown: string): Promise<ImageRead> {
   try {
     return await read();
   } catch (err) {
-    if (err instanceof ImageReadError) throw new Problem(err.code, err.message);
+    // MITK's words (ErrorResponse::FileReadError), with the name the sender knows: an upload's
+    // temporary file means nothing to it.
+    if (err instanceof ImageReadError)
+      throw new Problem('FILE_READ_ERROR', `Cannot read file '${shown}': ${err.message}`);
     throw err;
   }
 }

@@ -63,7 +63,7 @@ export function registerNodeRoutes(router: Router, ctx: StorageContext): void {
 
 /**
  * POST of a node, top level or under `parent`. The data is read before the node is added, so
- * a failed load (415, 422) leaves the scene exactly as it was.
+ * a failed load (422) leaves the scene exactly as it was.
  */
 async function createNode(ctx: StorageContext, req: SimRequest, parent: SimNode | null): Promise<SimResponse> {
   const kind = transferKind(req);

@@ -7,6 +7,9 @@ import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
 import { fileVoxels, rescaledType } from './pixel-values.js';
 import type { SliceHeader } from './slice-header.js';
+import { timeBounds } from './time-bounds.js';
+import { isPalette } from './palette.js';
+import { checkPixelType } from './pixel-type.js';
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */
 const POOL_VOXELS = 4 * 1024 * 1024;
@@ -22,6 +25,7 @@ export async function readBlockVolume(
   geometry: DicomGeometry,
 ): Promise<Volume> {
   const first = timeSteps[0]![0]!;
+  checkPixelType(first);
   const depth = timeSteps[0]!.reduce((n, h) => n + h.frames, 0);
   const perStep = first.rows * first.columns * depth;
   const total = perStep * timeSteps.length;
@@ -36,7 +40,7 @@ export async function readBlockVolume(
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
     pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const frameBuffers = timeSteps.map(() => buffer(perStep * 4));
-  const rgbBuffers = first.samples === 3 ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
+  const rgbBuffers = first.samples === 3 || isPalette(first) ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
   const jobs = timeSteps.flatMap((step, t) => {
     let offset = 0;
     return step.map((h) => {
@@ -79,14 +83,16 @@ export async function readBlockVolume(
     componentType = 'float32';
     range = valueRange(frames);
   }
+  const bounds = timeBounds(timeSteps);
   return {
     dims: [first.columns, first.rows, depth],
     spacing: geometry.spacing,
     origin: geometry.origin,
     direction: geometry.direction,
     frames,
-    timeStepMs: 1,
+    timeStepMs: bounds ? (bounds.at(-1)! - bounds[0]!) / timeSteps.length || 1 : 1,
     timeOriginMs: 0,
+    ...(bounds ? { timeBoundsMs: bounds } : {}),
     componentType,
     range: range[0] <= range[1] ? range : [0, 0],
     ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => new Uint8Array(b)) } : {}),

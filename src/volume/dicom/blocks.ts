@@ -1,6 +1,7 @@
 import type { DataSet } from 'dicom-parser';
 import { numbers, raw } from './data-set.js';
 import { TAG, type SliceHeader } from './slice-header.js';
+import { gantryTilt, isRegularTilt, isSheared, type GantryTilt } from './gantry-tilt.js';
 
 /**
  * MITK's split of a folder's files into blocks (`DICOMITKSeriesGDCMReader::AnalyzeInputFiles`
@@ -12,6 +13,8 @@ export interface Block {
   timeSteps: SliceHeader[][];
   /** Why the files were split from the others (MITK's `VolumeSplitReason`), when they were. */
   splitReasons: Array<[string, string?]>;
+  /** A regular gantry tilt, measured between the first and last slice, that the reader shears away. */
+  tilt?: GantryTilt;
 }
 
 export interface BlockResult {
@@ -157,7 +160,11 @@ function analyse(files: SliceHeader[], config: Configuration): Block[] {
   const blocks: Block[] = [];
   for (const group of sorted) blocks.push(...equidistant(group, config.tolerance));
   const condensed = config.timeSteps ? condense(blocks) : blocks;
-  for (const block of condensed) for (const step of block.timeSteps) ascend(step);
+  for (const block of condensed) {
+    for (const step of block.timeSteps) ascend(step);
+    const tilt = finalTilt(block.timeSteps[0]!);
+    if (tilt !== undefined) block.tilt = tilt;
+  }
   return condensed;
 }
 
@@ -248,8 +255,16 @@ function equidistant(group: SliceHeader[], absolute: number | undefined): Block[
       } else if (step === undefined && last !== undefined) {
         step = sub(p, lastDifferent!);
         if (absolute === undefined) tolerance = norm(step) * 0.3;
-        block.push(h);
-        fits = true;
+        // Every built-in configuration fixes a regular tilt by shearing, so such a pair stays
+        // together; any shift along the row direction splits.
+        const tilt = gantryTilt(lastDifferent!, p, h.orientation ?? [0, 0, 0, 0, 0, 0], 1);
+        if (isSheared(tilt) && !isRegularTilt(tilt)) {
+          rest.push(h);
+          reasons.set('gantry_tilt_difference', undefined);
+        } else {
+          block.push(h);
+          fits = true;
+        }
       } else if (step !== undefined) {
         const error = norm(sub(add(lastDifferent!, step), p));
         if (error > tolerance) {
@@ -303,6 +318,19 @@ function condense(blocks: Block[]): Block[] {
   }
   // 3D+t blocks come first, as MITK sets them as outputs 0..k.
   return [...out.filter((b) => b.timeSteps.length > 1), ...out.filter((b) => b.timeSteps.length === 1)];
+}
+
+/**
+ * The tilt `NormalDirectionConsistencySorter` hands the loader: measured between the first and
+ * last slice of the final order, so the shear is as precise as the whole block allows.
+ */
+function finalTilt(step: SliceHeader[]): GantryTilt | undefined {
+  const first = step[0]!;
+  const last = step.at(-1)!;
+  if (step.length < 2 || first.position === undefined || last.position === undefined || first.orientation === undefined)
+    return undefined;
+  const tilt = gantryTilt(first.position, last.position, first.orientation, step.length - 1);
+  return isRegularTilt(tilt) ? tilt : undefined;
 }
 
 /** `NormalDirectionConsistencySorter`: slices ascend along row × column. */

@@ -10,6 +10,7 @@ import { DicomReadError, fail } from './errors.js';
 import { readBlockVolume } from './block-volume.js';
 import { splitIntoBlocks, type Block } from './blocks.js';
 import { blockGeometry } from './geometry.js';
+import { shearTiltedVolume } from './tilt-shear.js';
 import { blockProperties } from './properties.js';
 import { isSegmentationFile, readSegmentation } from './seg.js';
 import { sliceHeader, type SliceHeader } from './slice-header.js';
@@ -98,11 +99,13 @@ async function readBlocks(
 
 async function readBlock(block: Block, configuration: string): Promise<DicomRead> {
   const geometry = blockGeometry(block.timeSteps[0]!);
-  const volume = await readBlockVolume(block.timeSteps, geometry);
+  const read = await readBlockVolume(block.timeSteps, geometry);
+  const volume = block.tilt ? shearTiltedVolume(read, block.tilt, block.timeSteps[0]![0]!.file) : read;
   const properties = blockProperties(block.timeSteps, {
     configuration,
     spacingSource: geometry.spacingSource,
     splitReasons: block.splitReasons,
+    tiltCorrected: block.tilt !== undefined,
   });
   const files = block.timeSteps.flat().map((h) => h.file);
   return { kind: 'image', volume, properties, files, slices: volume.dims[2] };

@@ -4,6 +4,7 @@ import { EXPLICIT_BE } from './data-set.js';
 import { decodeFrame, isNative } from './codecs.js';
 import { fail } from './errors.js';
 import { TAG, type SliceHeader } from './slice-header.js';
+import { applyPalette, isPalette, readPalette, type Palette } from './palette.js';
 
 /**
  * The type GDCM gives rescaled values (`Rescaler::ComputeInterceptSlopePixelType`): double for
@@ -11,6 +12,9 @@ import { TAG, type SliceHeader } from './slice-header.js';
  * smallest integer type holding slope·[min, max] + intercept over the range BitsStored allows.
  */
 export function rescaledType(h: SliceHeader): ScalarType {
+  // The expanded RGB keeps the stored format (MITK's RGBPixel<uchar> or <ushort>); palette images
+  // carry no rescale, and none is applied to them here.
+  if (isPalette(h)) return h.bitsAllocated <= 8 ? 'uint8' : 'uint16';
   if (!Number.isInteger(h.slope) || !Number.isInteger(h.intercept)) return 'float64';
   if (h.bitsAllocated === 1 || h.samples === 3) return 'uint8';
   if (h.slope === 1 && h.intercept === 0) return storedType(h);
@@ -50,6 +54,7 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
   const element = h.ds.elements[TAG.pixelData]!;
   const bytes = h.ds.byteArray as Uint8Array;
   const perFrame = h.rows * h.columns;
+  const palette = isPalette(h) ? readPalette(h) : undefined;
   if (isNative(h)) {
     if (h.bitsAllocated === 1) {
       unpackBits(bytes, element.dataOffset, element.length, perFrame * h.frames, out, offset, h);
@@ -65,7 +70,7 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
     const littleEndian = h.transferSyntax !== EXPLICIT_BE;
     for (let f = 0; f < h.frames; f++) {
       const src = bytes.subarray(element.dataOffset + f * frameBytes, element.dataOffset + (f + 1) * frameBytes);
-      convert(h, src, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3);
+      convert(h, src, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, false, palette);
     }
     return;
   }
@@ -77,7 +82,7 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
     const decoded = await decodeFrame(h, encoded);
     const plane =
       h.samples === 3 && h.planar === 1 && isRle(h) ? interleave(decoded, perFrame, h.bitsAllocated) : decoded;
-    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true);
+    convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true, palette);
   }
 }
 
@@ -133,9 +138,14 @@ function convert(
   rgb: Uint8Array | undefined,
   rgbAt: number,
   decoded = false,
+  palette?: Palette,
 ): void {
   const n = h.rows * h.columns;
   const samples = view(h, src, littleEndian);
+  if (palette) {
+    applyPalette(palette, samples, n, out, at, rgb, rgbAt);
+    return;
+  }
   if (h.samples === 3) {
     colour(h, samples, n, out, at, rgb, rgbAt, decoded);
     return;

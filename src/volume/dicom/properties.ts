@@ -25,7 +25,13 @@ const TAGS_OF_INTEREST = (
  */
 export function blockProperties(
   timeSteps: readonly (readonly SliceHeader[])[],
-  reader: { configuration: string; spacingSource: string; splitReasons: Array<[string, string?]> },
+  reader: {
+    configuration: string;
+    spacingSource: string;
+    splitReasons: Array<[string, string?]>;
+    /** Whether a regular gantry tilt was sheared away (`GantryTiltInformation::IsRegularGantryTilt`). */
+    tiltCorrected: boolean;
+  },
 ): Record<string, DicomProperty> {
   const first = timeSteps[0]![0]!;
   const props: Record<string, DicomProperty> = tagProperties(timeSteps);
@@ -33,13 +39,13 @@ export function blockProperties(
   props['MITK.IO.reader.DICOM.configuration'] = reader.configuration;
   props['MITK.IO.reader.DICOM.PixelSpacingInterpretation'] = spacingInterpretation(reader.spacingSource);
   props['MITK.IO.reader.DICOM.ReaderImplementationLevel'] = 'IMPLEMENTED';
-  props['MITK.IO.reader.DICOM.GantyTiltCorrected'] = false;
+  props['MITK.IO.reader.DICOM.GantyTiltCorrected'] = reader.tiltCorrected;
   props['MITK.IO.reader.DICOM.3D+t'] = timeSteps.length > 1;
   if (reader.splitReasons.length > 0)
     props['MITK.IO.reader.VolumeSplitReason'] = JSON.stringify(
       reader.splitReasons.map((r) => (r[1] === undefined ? [r[0]] : r)),
     );
-  Object.assign(props, legacy(first, timeSteps));
+  Object.assign(props, legacy(first, timeSteps, reader.tiltCorrected));
   const lw = levelWindow(first.ds);
   if (lw !== undefined) props.levelwindow = lw;
   props.name = nodeName(first.ds) ?? basename(first.file).replace(/\.[^.]*$/, '');
@@ -121,7 +127,11 @@ function temporoSpatial(
 }
 
 /** The legacy `dicomseriesreader.*` and `dicom.*` string properties, from the first frame. */
-function legacy(first: SliceHeader, timeSteps: readonly (readonly SliceHeader[])[]): Record<string, DicomProperty> {
+function legacy(
+  first: SliceHeader,
+  timeSteps: readonly (readonly SliceHeader[])[],
+  tiltCorrected: boolean,
+): Record<string, DicomProperty> {
   const out: Record<string, DicomProperty> = {};
   const put = (key: string, value: string | undefined): void => {
     if (value !== undefined) out[key] = value;
@@ -134,6 +144,6 @@ function legacy(first: SliceHeader, timeSteps: readonly (readonly SliceHeader[])
   put('dicom.pixel.Columns', String(first.columns));
   put('dicomseriesreader.SOPClassUID', first.sopClassUid);
   out['dicomseriesreader.3D+t'] = timeSteps.length > 1;
-  out['dicomseriesreader.GantyTiltCorrected'] = false;
+  out['dicomseriesreader.GantyTiltCorrected'] = tiltCorrected;
   return out;
 }

@@ -25,6 +25,9 @@ export interface SynthSlice {
   intercept?: number;
   modality?: string;
   transferSyntax?: string;
+  acquisitionDate?: string;
+  acquisitionTime?: string;
+  triggerTime?: string;
   /** Leaves the file this many bytes short. */
   truncate?: number;
 }
@@ -51,7 +54,7 @@ for s in spec['slices']:
     ds.Modality = s.get('modality', 'CT'); ds.PatientID = 'SYNTH'
     ds.StudyInstanceUID = '1.2.826.0.1.3680043.8.498.1'
     ds.SeriesInstanceUID = s.get('series', '1.2.826.0.1.3680043.8.498.2')
-    for key, tag in (('studyDescription', 'StudyDescription'), ('seriesDescription', 'SeriesDescription'), ('windowCenter', 'WindowCenter'), ('windowWidth', 'WindowWidth')):
+    for key, tag in (('studyDescription', 'StudyDescription'), ('seriesDescription', 'SeriesDescription'), ('windowCenter', 'WindowCenter'), ('windowWidth', 'WindowWidth'), ('acquisitionDate', 'AcquisitionDate'), ('acquisitionTime', 'AcquisitionTime'), ('triggerTime', 'TriggerTime')):
         if key in s: setattr(ds, tag, s[key])
     if 'instance' in s: ds.InstanceNumber = s['instance']
     if 'position' in s: ds.ImagePositionPatient = [str(v) for v in s['position']]

@@ -1,0 +1,213 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test, type TestContext } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import dicomParser from 'dicom-parser';
+import { readDicom, DicomReadError } from '../../../src/volume/dicom/index.js';
+import { readDataSet } from '../../../src/volume/dicom/data-set.js';
+import { readPalette } from '../../../src/volume/dicom/palette.js';
+import { sliceHeader } from '../../../src/volume/dicom/slice-header.js';
+import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
+import { needs, referenceParts } from './reference-tools.js';
+
+/**
+ * PALETTE COLOR files made by DCMTK's dcmquant from pydicom's RGB test files, held against
+ * GDCM's own expansion (`gdcmconv --apply-lut`, GDCM's ImageApplyLookupTable, which ITK and so
+ * MITK call): the RGB samples it writes are what MITK holds.
+ */
+const TOOLS = ['gdcmconv', 'dcmquant'];
+
+async function withParts(t: TestContext, fn: (dir: string, files: string, python: string) => Promise<void>) {
+  const parts = referenceParts(TOOLS);
+  if (!needs(t, parts.missing)) return;
+  await withTempDir((dir) => fn(dir, parts.files!, parts.python!));
+}
+
+/** An RGB test file of pydicom's quantised to a palette by dcmquant with `options`. */
+function quantise(files: string, name: string, dir: string, out: string, options: string[]): string {
+  // dcmquant reads uncompressed data only; GDCM writes it so first.
+  const raw = join(dir, `${out}-source.dcm`);
+  execFileSync('gdcmconv', ['--raw', join(files, name), raw]);
+  const target = join(dir, `${out}.dcm`);
+  execFileSync('dcmquant', [...options, raw, target]);
+  return target;
+}
+
+/** GDCM's expansion: its RGB samples and their bits. */
+function gdcmExpansion(file: string): { bits: number; samples: Uint8Array | Uint16Array } {
+  const out = `${file}.gdcm-rgb.dcm`;
+  execFileSync('gdcmconv', ['--apply-lut', '--raw', file, out]);
+  const ds = dicomParser.parseDicom(readFileSync(out));
+  assert.equal(ds.string('x00280004'), 'RGB');
+  const pixels = ds.elements.x7fe00010!;
+  const bytes = new Uint8Array(ds.byteArray.subarray(pixels.dataOffset, pixels.dataOffset + pixels.length));
+  const bits = ds.uint16('x00280100')!;
+  return { bits, samples: bits === 16 ? new Uint16Array(bytes.buffer) : bytes };
+}
+
+/** The 16-bit RGB samples the file's palette gives its stored values, before they are made bytes. */
+async function paletteSamples(file: string): Promise<Uint16Array> {
+  const h = sliceHeader(await readDataSet(file));
+  const { table } = readPalette(h);
+  const pixels = h.ds.elements.x7fe00010!;
+  const stored = new Uint16Array(
+    new Uint8Array(h.ds.byteArray.subarray(pixels.dataOffset, pixels.dataOffset + pixels.length)).buffer,
+  );
+  const out = new Uint16Array(stored.length * 3);
+  stored.forEach((v, i) => out.set(table.subarray(v * 3, v * 3 + 3), i * 3));
+  return out;
+}
+
+const header = (file: string) => dicomParser.parseDicom(readFileSync(file), { untilTag: 'x7fe00010' });
+
+test('8-bit palettes with 8-bit and 16-bit entries expand to GDCM’s RGB bytes exactly, as unsigned char RGB', async (t) => {
+  await withParts(t, async (dir, files) => {
+    for (const [out, options, entryBits] of [
+      ['packed', [], 8],
+      ['words', ['+pe'], 16],
+    ] as const) {
+      const file = quantise(files, 'SC_rgb_rle.dcm', dir, out, [...options]);
+      const h = header(file);
+      assert.equal(h.string('x00280004'), 'PALETTE COLOR');
+      assert.equal(h.uint16('x00280100'), 8);
+      assert.equal(h.uint16('x00281101', 2), entryBits);
+      const gdcm = gdcmExpansion(file);
+      assert.equal(gdcm.bits, 8, 'GDCM keeps 8 bits for an 8-bit image, whatever the entries');
+      const [read] = await readDicom(file);
+      const v = read!.volume!;
+      assert.equal(v.componentType, 'uint8');
+      assert.deepEqual(v.dims, [100, 100, 1]);
+      assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(gdcm.samples)), `${out}: RGB bytes as GDCM's`);
+      assert.equal(read!.properties['dicom.pixel.PhotometricInterpretation'], 'PALETTE COLOR');
+    }
+  });
+});
+
+test('a 16-bit palette index gives 16-bit RGB as GDCM does (unsigned short), held as bytes scaled to 0..255', async (t) => {
+  await withParts(t, async (dir, files) => {
+    const file = quantise(files, 'SC_rgb_rle_16bit.dcm', dir, 'sixteen', ['+pe', '+pc', '1000']);
+    assert.equal(header(file).uint16('x00280100'), 16);
+    const gdcm = gdcmExpansion(file);
+    assert.equal(gdcm.bits, 16);
+    const [read] = await readDicom(file);
+    const v = read!.volume!;
+    assert.equal(v.componentType, 'uint16');
+    assert.deepEqual(await paletteSamples(file), gdcm.samples, '16-bit samples as GDCM gives them');
+    const expected = Uint8Array.from(gdcm.samples, (s) => Math.round((s * 255) / 65535));
+    assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(expected)));
+    // The palette had more than two colours in use, so this says something.
+    assert.ok(new Set(gdcm.samples).size > 3);
+  });
+});
+
+/**
+ * A 16-bit palette image with segmented tables, written by pydicom: a discrete segment, linear
+ * ramps and an indirect segment that replays earlier ones, in each channel.
+ */
+const SEGMENTED = String.raw`
+import sys, numpy as np
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.uid import ExplicitVRLittleEndian, generate_uid
+path = sys.argv[1]
+hostile = len(sys.argv) > 2
+meta = FileMetaDataset(); meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.7'
+meta.MediaStorageSOPInstanceUID = generate_uid(); meta.TransferSyntaxUID = ExplicitVRLittleEndian
+ds = Dataset(); ds.file_meta = meta
+ds.SOPClassUID = meta.MediaStorageSOPClassUID; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+ds.Modality = 'OT'; ds.PatientID = 'SEG'; ds.StudyInstanceUID = generate_uid(); ds.SeriesInstanceUID = generate_uid()
+ds.Rows = 32; ds.Columns = 64; ds.SamplesPerPixel = 1; ds.PhotometricInterpretation = 'PALETTE COLOR'
+ds.BitsAllocated = 16; ds.BitsStored = 16; ds.HighBit = 15; ds.PixelRepresentation = 0
+length = 1200
+for name in ('Red', 'Green', 'Blue'):
+    setattr(ds, name + 'PaletteColorLookupTableDescriptor', [length, 0, 16])
+# Each channel expands to exactly its 1200 entries, as GDCM requires. Red: 3 discrete values,
+# a ramp to 60000 and one back to 1000, the first two segments again (byte offset 0), a ramp to
+# 65535. Blue replays its ramp (the segment at byte offset 8) from where it stands.
+red = [0, 3, 100, 200, 300, 1, 400, 60000, 1, 200, 1000, 2, 2, 0, 0, 1, 194, 65535]
+green = [0, 1, 65535, 1, 1199, 0]
+blue = [0, 2, 7, 7, 1, 400, 30000, 2, 1, 8, 0, 1, 398, 12345]
+if hostile:
+    # 200 indirect segments, each replaying all of them from the first one on.
+    red = [0, 1, 5] + [2, 200, 6, 0] * 200
+for name, seg in (('Red', red), ('Green', green), ('Blue', blue)):
+    ds.add_new({'Red': 0x00281221, 'Green': 0x00281222, 'Blue': 0x00281223}[name], 'OW', np.array(seg, '<u2').tobytes())
+y, x = np.mgrid[0:32, 0:64]
+ds.PixelData = ((x + 64 * y) % length).astype('<u2').tobytes()
+ds.save_as(path, write_like_original=False)
+`;
+
+test('segmented palettes (discrete, linear and indirect segments) expand as GDCM expands them', async (t) => {
+  await withParts(t, async (dir, _files, python) => {
+    const file = join(dir, 'segmented.dcm');
+    execFileSync(python, ['-c', SEGMENTED, file]);
+    const gdcm = gdcmExpansion(file);
+    assert.equal(gdcm.bits, 16);
+    const [read] = await readDicom(file);
+    const v = read!.volume!;
+    assert.equal(v.componentType, 'uint16');
+    assert.deepEqual(await paletteSamples(file), gdcm.samples, '16-bit samples as GDCM gives them');
+    const expected = Uint8Array.from(gdcm.samples, (s) => Math.round((s * 255) / 65535));
+    assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(expected)));
+    // The ramps give many shades.
+    assert.ok(new Set(gdcm.samples).size > 100);
+  });
+});
+
+test('segmented tables whose indirect segments replay each other fail as CORRUPT, not for ever', async (t) => {
+  await withParts(t, async (dir, _files, python) => {
+    const file = join(dir, 'hostile.dcm');
+    execFileSync(python, ['-c', SEGMENTED, file, 'hostile']);
+    await assert.rejects(readDicom(file), (err: unknown) => {
+      assert.ok(err instanceof DicomReadError);
+      assert.equal(err.code, 'CORRUPT');
+      assert.equal(err.file, file);
+      assert.match(err.reason, /segmented palette data/);
+      return true;
+    });
+  });
+});
+
+test('three samples that are neither RGB nor YBR are refused with MITK’s "Unsupported DICOM pixel type"', async (t) => {
+  await withParts(t, async (dir, files, python) => {
+    const cases: Array<[string, string]> = [
+      ['hsv.dcm', "ds.PhotometricInterpretation = 'HSV'"],
+      ['ybr16.dcm', "ds.PhotometricInterpretation = 'YBR_FULL'"],
+    ];
+    for (const [name, change] of cases) {
+      const source = name === 'ybr16.dcm' ? 'SC_rgb_rle_16bit.dcm' : 'SC_rgb_rle.dcm';
+      const target = join(dir, name);
+      execFileSync('gdcmconv', ['--raw', join(files, source), `${target}.raw`]);
+      execFileSync(python, [
+        '-c',
+        `import pydicom, sys\nds = pydicom.dcmread(sys.argv[1])\n${change}\nds.save_as(sys.argv[2])`,
+        `${target}.raw`,
+        target,
+      ]);
+      await assert.rejects(readDicom(target), (err: unknown) => {
+        assert.ok(err instanceof DicomReadError);
+        assert.equal(err.code, 'UNSUPPORTED_PIXEL_DATA');
+        assert.equal(err.file, target);
+        assert.match(err.reason, /Unsupported DICOM pixel type/);
+        return true;
+      });
+    }
+  });
+});
+
+test('a palette colour file loaded by the reference workbench downloads as an RGB NRRD of GDCM’s bytes', async (t) => {
+  await withParts(t, async (dir, files) => {
+    const file = quantise(files, 'SC_rgb_rle.dcm', dir, 'palette', []);
+    const gdcm = gdcmExpansion(file);
+    await withWorkbench({}, async (wb) => {
+      const created = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: file } } });
+      assert.equal(created.status, 201, created.text);
+      const data = await wb.call('GET', `/datastorage/nodes/${created.json.data.uid}/data`);
+      const text = data.bytes.toString('latin1');
+      const end = text.indexOf('\n\n');
+      assert.match(text.slice(0, end), /^kinds: RGB-color domain domain domain$/m);
+      assert.ok(gunzipSync(data.bytes.subarray(end + 2)).equals(Buffer.from(gdcm.samples)));
+    });
+  });
+});
