@@ -2,7 +2,9 @@
 // workbench captured: verdicts, comments, tags and representative land in review.json (with the
 // SHA-256 of each capture shown) and review.csv; a reload resumes at the next case without a
 // verdict; a capture changed after its verdict shows the verdict as stale; the grid filters by
-// verdict. Requests not from the page are refused.
+// verdict, tag, status and field and pages a large cohort; text that looks like markup stays
+// text. Requests not from the page are refused. The tests run in order over one output folder:
+// the stale test changes captures the first one reviewed.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { makeCohort, wbplay } from '../helpers/cohort.js';
 import { writeReviewCohort } from '../helpers/review-cohort.js';
 
 const CHROMIUM = '/usr/bin/chromium';
+const HOSTILE = '<img src=x onerror="window.__pwned=1;alert(1)">';
 let dir = '';
 let out = '';
 let browser: Browser;
@@ -272,6 +275,35 @@ test('the grid pages a large cohort, 60 cases to a page, by key and by button', 
   assert.equal(await page.locator('#page-of').textContent(), 'page 1 of 1');
   assert.equal(await page.locator('#grid button').count(), 4, 'the failed cases among them');
   await page.locator('#grid img').first().waitFor();
+  // What a review file holds is shown as text: a tag and a comment that look like markup.
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.locator('#grid button').first().click();
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.keyboard.press('t');
+  await page.keyboard.type(HOSTILE);
+  await page.keyboard.press('Enter');
+  await page.locator('#tags li').waitFor();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('m');
+  await page.keyboard.type(HOSTILE);
+  await page.keyboard.press('Escape');
+  await page.locator('#saved', { hasText: /^Saved / }).waitFor();
+  await page.reload();
+  await page.locator('body[data-ready="true"]').waitFor();
+  await page.keyboard.press('g');
+  await page.locator('#f-tag').selectOption(HOSTILE);
+  await page.locator('#grid button').click();
+  await page.locator('body[data-ready="true"]').waitFor();
+  assert.equal(await page.locator('#tags li').first().textContent(), `${HOSTILE}×`);
+  assert.equal(await page.locator('#comment').inputValue(), HOSTILE);
+  assert.equal(await page.locator('#tags img, #panel img, aside img').count(), 0, 'no element was made of it');
+  assert.equal(await page.evaluate('window.__pwned'), undefined);
+  assert.deepEqual(dialogs, []);
+  await page.keyboard.press('g');
   await page.waitForFunction(() =>
     Array.from(
       (
