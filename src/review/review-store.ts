@@ -67,7 +67,14 @@ export class ReviewStore {
       // A verdict given again settles what two reviewers disagreed on.
       if (was?.disagreement && change.verdict === undefined) record.disagreement = was.disagreement;
       this.review.cases[name] = record;
-      await writeReview(this.cases, this.review);
+      try {
+        await writeReview(this.cases, this.review);
+      } catch (error) {
+        // What the page is told was not saved is not kept either: the next change writes no more than was asked.
+        if (was) this.review.cases[name] = was;
+        else delete this.review.cases[name];
+        throw error;
+      }
       return record;
     });
     this.queue = next.catch(() => undefined);
