@@ -10,6 +10,7 @@ body { min-height: 100vh; }
 .rv-top .top-row { gap: 14px; }
 .views { margin-left: auto; display: flex; gap: 8px; }
 button { font: inherit; border: 1px solid var(--line); background: var(--card); color: var(--ink); border-radius: 6px; padding: 5px 12px; cursor: pointer; }
+button:disabled { opacity: .45; cursor: default; }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
 .views button { border-color: rgba(255,255,255,.4); background: rgba(255,255,255,.1); color: #fff; }
 .views button[aria-pressed="true"] { background: rgba(255,255,255,.28); border-color: #fff; }
@@ -49,7 +50,7 @@ main.review { max-width: none; padding: 16px 28px 40px; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(170px, 1fr)); gap: 10px; }
 .grid button { padding: 6px; text-align: left; display: flex; flex-direction: column; gap: 4px; min-width: 0; }
 .grid img { width: 100%; aspect-ratio: 1; object-fit: contain; background: #000; display: block; }
-.grid .name { font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 100%; }
+.grid .name { font-size: 12px; overflow-wrap: anywhere; max-width: 100%; }
 .grid .marks { display: flex; gap: 4px; flex-wrap: wrap; }
 .pager { display: flex; gap: 10px; align-items: center; margin-top: 14px; }
 @media (max-width: 900px) { .case-body { grid-template-columns: 1fr; } .panel { position: static; } }
