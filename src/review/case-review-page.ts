@@ -116,7 +116,7 @@ export function caseReviewPage(token: string): string {
     '</aside></div></section>',
     '<section id="grid-view" aria-label="Grid" hidden>',
     '<div class="filters">',
-    '<label>Verdict<select id="f-verdict"><option value="">any</option><option value="none">none yet</option><option value="pass">pass</option><option value="fail">fail</option><option value="unsure">unsure</option><option value="representative">representative</option><option value="disagreement">disagreement</option></select></label>',
+    '<label>Verdict<select id="f-verdict"><option value="">any</option><option value="none">none yet</option><option value="pass">pass</option><option value="fail">fail</option><option value="unsure">unsure</option><option value="representative">representative</option><option value="disagreement">disagreement</option><option value="stale">stale</option></select></label>',
     '<label>Tag<select id="f-tag"><option value="">any</option></select></label>',
     '<label>Status<select id="f-status"><option value="">any</option><option value="passed">passed</option><option value="failed">failed</option><option value="error">error</option><option value="skipped">skipped</option></select></label>',
     '<label>Field<select id="f-field"><option value="">any</option></select></label>',

@@ -16,7 +16,10 @@ export const CASE_REVIEW_SCRIPT = String.raw`
   var urls = [];
   var gridUrls = [];
   var gridPage = 0;
+  var gridSeq = 0;
   var loadSeq = 0;
+  // What is known of each reviewed case's staleness, by place: from its view, a save, or the grid.
+  var staleKnown = {};
   function $(id) { return doc.getElementById(id); }
   function el(tag, attrs, children) {
     var node = doc.createElement(tag);
@@ -94,6 +97,7 @@ export const CASE_REVIEW_SCRIPT = String.raw`
       if (seq !== loadSeq) { got.urls.forEach(function (u) { URL.revokeObjectURL(u); }); return; }
       var d = got.detail;
       detail = d;
+      staleKnown[i] = d.stale.length > 0;
       urls.forEach(function (u) { URL.revokeObjectURL(u); });
       urls = got.urls;
       $('case-name').textContent = c.name;
@@ -123,6 +127,7 @@ export const CASE_REVIEW_SCRIPT = String.raw`
         fetchAhead(i + 1);
         if (early) ask('/api/case?case=' + i).then(function (res) { return res.json(); }).then(function (now) {
           if (seq === loadSeq && !sameHashes(now, d)) showCase(i, true);
+          else staleKnown[i] = now.stale.length > 0;
         }).catch(function () {});
       });
     }).catch(function (e) { $('saved').textContent = 'Could not load the case: ' + e.message; });
@@ -163,6 +168,7 @@ export const CASE_REVIEW_SCRIPT = String.raw`
     return ask('/api/review', body).then(function (res) { return res.json(); }).then(function (d) {
       var c = index.cases[i];
       c.review = { verdict: d.review.verdict, tags: d.review.tags, representative: d.review.representative, disagreement: Boolean(d.review.disagreement) };
+      staleKnown[i] = d.stale.length > 0;
       if (i === at) { detail.review = d.review; detail.stale = d.stale; drawReview(); $('saved').textContent = 'Saved ' + d.review.time; }
       progress();
       refreshTagFilter();
@@ -187,13 +193,14 @@ export const CASE_REVIEW_SCRIPT = String.raw`
   }
 
   // The grid: the filtered cases a page at a time, the first capture of each as its thumbnail.
-  function matches(c) {
+  function matches(c, i) {
     var v = $('f-verdict').value, tag = $('f-tag').value, status = $('f-status').value;
     var field = $('f-field').value, value = $('f-value').value.trim().toLowerCase();
     var r = c.review;
     if (v === 'none' && hasVerdict(c)) return false;
     if (v === 'representative' && !(r && r.representative)) return false;
     if (v === 'disagreement' && !(r && r.disagreement)) return false;
+    if (v === 'stale' && staleKnown[i] !== true) return false;
     if (['pass', 'fail', 'unsure'].indexOf(v) >= 0 && !(r && r.verdict === v)) return false;
     if (tag && !(r && r.tags.indexOf(tag) >= 0)) return false;
     if (status && c.status !== status) return false;
@@ -206,7 +213,7 @@ export const CASE_REVIEW_SCRIPT = String.raw`
   }
   function drawGrid() {
     var shown = [];
-    index.cases.forEach(function (c, i) { if (matches(c)) shown.push(i); });
+    index.cases.forEach(function (c, i) { if (matches(c, i)) shown.push(i); });
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
     gridPage = Math.min(gridPage, pages - 1);
     $('grid-count').textContent = shown.length + ' of ' + index.cases.length + ' cases';
@@ -217,13 +224,19 @@ export const CASE_REVIEW_SCRIPT = String.raw`
     gridUrls = [];
     var grid = $('grid');
     grid.textContent = '';
+    grid.setAttribute('data-checked', 'false');
+    var badges = {};
+    var asked = [];
     shown.slice(gridPage * PAGE, gridPage * PAGE + PAGE).forEach(function (i) {
       var c = index.cases[i];
       var img = el('img', { alt: '' });
       var r = c.review;
+      var verdictBadge = el('span', { class: 'badge ' + ((r && r.verdict) || '') }, [(r && r.verdict) || 'no verdict']);
+      badges[i] = verdictBadge;
+      if (r) asked.push(i);
       var marks = el('span', { class: 'marks' }, [
         el('span', { class: 'pill ' + c.status }, [c.status]),
-        el('span', { class: 'badge ' + ((r && r.verdict) || '') }, [(r && r.verdict) || 'no verdict']),
+        verdictBadge,
         r && r.representative ? el('span', { class: 'badge' }, ['representative']) : null,
       ]);
       var tile = el('button', { type: 'button', 'data-case': i, 'aria-label': c.name }, [img, el('span', { class: 'name' }, [c.name]), marks]);
@@ -231,6 +244,20 @@ export const CASE_REVIEW_SCRIPT = String.raw`
       grid.appendChild(tile);
       if (c.captures > 0) image(i, 0, gridUrls).then(function (url) { img.src = url; }).catch(function () {});
     });
+    // The verdicts shown are checked against their captures now, and marked when stale.
+    var drawn = ++gridSeq;
+    if (asked.length) ask('/api/stale?cases=' + asked.join(',')).then(function (res) { return res.json(); }).then(function (d) {
+      d.checked.forEach(function (i) { staleKnown[i] = d.stale.indexOf(i) >= 0; });
+      if (drawn !== gridSeq) return;
+      d.stale.forEach(function (i) {
+        var b = badges[i];
+        var r = index.cases[i].review;
+        b.textContent = ((r && r.verdict) || 'representative') + ' (stale)';
+        b.className += ' stale';
+      });
+      grid.setAttribute('data-checked', 'true');
+    }).catch(function () {});
+    else grid.setAttribute('data-checked', 'true');
   }
   function refreshTagFilter() {
     var select = $('f-tag');
@@ -253,7 +280,7 @@ export const CASE_REVIEW_SCRIPT = String.raw`
   }
   function indexInGrid() {
     var n = 0;
-    for (var i = 0; i < index.cases.length && i < at; i++) if (matches(index.cases[i])) n++;
+    for (var i = 0; i < index.cases.length && i < at; i++) if (matches(index.cases[i], i)) n++;
     return n;
   }
 
@@ -300,7 +327,17 @@ export const CASE_REVIEW_SCRIPT = String.raw`
   $('show-case').addEventListener('click', function () { showView('case'); });
   $('page-prev').addEventListener('click', function () { gridPage--; drawGrid(); });
   $('page-next').addEventListener('click', function () { gridPage++; drawGrid(); });
-  ['f-verdict', 'f-tag', 'f-status', 'f-field'].forEach(function (id) { $(id).addEventListener('change', function () { gridPage = 0; drawGrid(); }); });
+  ['f-tag', 'f-status', 'f-field'].forEach(function (id) { $(id).addEventListener('change', function () { gridPage = 0; drawGrid(); }); });
+  $('f-verdict').addEventListener('change', function () {
+    gridPage = 0;
+    if ($('f-verdict').value !== 'stale') { drawGrid(); return; }
+    // Staleness of every reviewed case is asked for when this filter is chosen: it reads their captures.
+    $('grid-count').textContent = 'checking the captures of every reviewed case…';
+    ask('/api/stale').then(function (res) { return res.json(); }).then(function (d) {
+      d.checked.forEach(function (i) { staleKnown[i] = d.stale.indexOf(i) >= 0; });
+      drawGrid();
+    }).catch(function (e) { $('grid-count').textContent = 'Could not check: ' + e.message; });
+  });
   $('f-value').addEventListener('input', function () { gridPage = 0; drawGrid(); });
 
   ask('/api/cases').then(function (res) { return res.json(); }).then(function (data) {

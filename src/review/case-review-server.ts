@@ -15,6 +15,8 @@ export interface CaseReviewServer extends PageServer {
 }
 
 const TEXT = 'text/plain; charset=utf-8';
+/** A page of the grid asks for its own cases; only the filter asks for every reviewed case. */
+const MAX_STALE_ASKED = 1000;
 const JSON_TYPE = 'application/json';
 
 /**
@@ -89,6 +91,26 @@ export async function startCaseReviewServer(options: {
             stale: staleCaptures(review, current),
           }),
         );
+      },
+      // Which of the cases named (or, naming none, of every reviewed case) have a stale verdict.
+      'GET /api/stale': async (req, res) => {
+        const named = query(req).get('cases');
+        const positions =
+          named === null
+            ? cases.cases.flatMap((c, i) => (store.review.cases[c.name] ? [i] : []))
+            : named
+                .split(',')
+                .filter((p) => p !== '')
+                .map(Number);
+        if (positions.length > MAX_STALE_ASKED || positions.some((i) => !Number.isInteger(i) || !cases.cases[i]))
+          return send(res, 400, TEXT, `name at most ${MAX_STALE_ASKED} cases of this run by their places`);
+        const stale: number[] = [];
+        for (const i of positions) {
+          const c = cases.cases[i]!;
+          const review = store.review.cases[c.name];
+          if (review && staleCaptures(review, await hashes(c)).length > 0) stale.push(i);
+        }
+        send(res, 200, JSON_TYPE, JSON.stringify({ checked: positions, stale }));
       },
       'GET /api/capture': async (req, res) => {
         const c = caseOf(req, cases);

@@ -214,6 +214,18 @@ test('a capture changed since its verdict shows the verdict as stale, until it i
   await page.keyboard.press('ArrowRight');
   await page.locator('#stale', { hasText: 'study-002/3d.png' }).waitFor({ state: 'visible' });
   assert.equal(await page.locator('#case-verdict').textContent(), 'fail (stale)');
+  // The grid marks it too, and its stale filter finds it alone.
+  await page.keyboard.press('g');
+  await page.locator('#grid[data-checked="true"]').waitFor();
+  assert.equal(await page.locator('#grid button .badge.stale').count(), 1);
+  assert.equal(
+    await page.locator('#grid button', { has: page.locator('.badge.stale') }).getAttribute('aria-label'),
+    'Cohort test · study-002',
+  );
+  assert.equal(await page.locator('#grid button .badge.stale').textContent(), 'fail (stale)');
+  await page.locator('#f-verdict').selectOption('stale');
+  await page.locator('#grid-count', { hasText: '1 of 4 cases' }).waitFor();
+  assert.equal(await page.locator('#grid button').getAttribute('aria-label'), 'Cohort test · study-002');
   assert.deepEqual(errors, []);
 });
 
