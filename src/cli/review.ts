@@ -37,7 +37,7 @@ export const registerReview: RegisterCommand = (program, setExitCode) => {
         const port = opts.port === undefined ? 0 : wholeNumber(opts.port);
         if (port === undefined || port > 65535)
           throw new CommandError('BAD_OPTION', `--port must be a port number, got '${opts.port ?? ''}'`);
-        const reviewer = (opts.reviewer ?? userInfo().username).trim();
+        const reviewer = (opts.reviewer ?? accountName()).trim();
         if (reviewer === '')
           throw new CommandError('BAD_OPTION', '--reviewer must name someone', 'e.g. --reviewer "A. Reviewer"');
         const [{ startCaseReviewServer }, { FolderLock, refuseHeld }, { commandLine }] = await Promise.all([
@@ -80,6 +80,15 @@ export const registerReview: RegisterCommand = (program, setExitCode) => {
       }
     });
 };
+
+/** The account's user name; none where the system has no entry for this user (a container's arbitrary uid). */
+function accountName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? '';
+  }
+}
 
 /** A review or report that cannot be read is the user's to fix: it ends as usage errors do. */
 function isInputError(err: unknown): boolean {
