@@ -4,11 +4,13 @@
 // reads and also writes a NIfTI), alternately; then the same series as JPEG 2000 lossless.
 // Each load goes to a fresh server. Targets: raw ≤ 1.0× dcm2niix, JPEG 2000 ≤ 1.5×; the
 // server's peak RSS growth during the load ≤ 2× the volume (MITK holds this series as int32:
-// 300 × 512² × 4 bytes).
+// 300 × 512² × 4 bytes). The decode pool has a thread per core; since the machine may be shared,
+// each row says how many cores were free while it ran: the cores less the 1-minute load average
+// taken before each load (the median of them), beside that load average.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPackage, PACKAGE_CLI } from './built.js';
@@ -84,8 +86,11 @@ export default async function bench(): Promise<void> {
   console.log(
     `series: ${SLICES} slices of ${SIZE}×${SIZE} int16, the volume ${(volumeBytes / MB).toFixed(0)} MB as MITK holds it (int32); ${RUNS} alternating runs each, medians; peak RSS growth is the largest`,
   );
-  console.log('| series | wbplay load ms | dcm2niix ms | ratio | target | peak RSS growth MB | × volume | verdict |');
-  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  const cores = availableParallelism();
+  console.log(
+    '| series | wbplay load ms | dcm2niix ms | ratio | target | peak RSS growth MB | × volume | verdict | cores free | load average |',
+  );
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
   for (const [label, folder, target] of [
     ['raw (explicit VR LE)', raw, 1.0],
     ['JPEG 2000 lossless', j2k, 1.5],
@@ -94,7 +99,9 @@ export default async function bench(): Promise<void> {
     const loads: number[] = [];
     const growths: number[] = [];
     const refs: number[] = [];
+    const loads1m: number[] = [];
     for (let i = 0; i < RUNS; i++) {
+      loads1m.push(loadavg()[0]!);
       const a = await ours(folder, file);
       loads.push(a.ms);
       growths.push(a.growth);
@@ -103,8 +110,10 @@ export default async function bench(): Promise<void> {
     const ratio = median(loads) / median(refs);
     const memoryRatio = Math.max(...growths) / volumeBytes;
     const verdict = ratio <= target && memoryRatio <= 2 ? 'MET' : 'MISSED';
+    const load = median(loads1m);
+    const free = Math.max(0, cores - load);
     console.log(
-      `| ${label} | ${median(loads).toFixed(0)} | ${median(refs).toFixed(0)} | ${ratio.toFixed(2)} | ≤ ${target.toFixed(1)} | ${(Math.max(...growths) / MB).toFixed(0)} | ${memoryRatio.toFixed(2)} | ${verdict} |`,
+      `| ${label} | ${median(loads).toFixed(0)} | ${median(refs).toFixed(0)} | ${ratio.toFixed(2)} | ≤ ${target.toFixed(1)} | ${(Math.max(...growths) / MB).toFixed(0)} | ${memoryRatio.toFixed(2)} | ${verdict} | ${free.toFixed(1)} of ${cores} | ${load.toFixed(2)} |`,
     );
   }
 }

@@ -1,7 +1,9 @@
-import { parentPort } from 'node:worker_threads';
-import { readDataSet } from './data-set.js';
-import { DicomReadError } from './errors.js';
-import { decodeInto, fileVoxels, rescaledType } from './pixel-values.js';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { parentPort, workerData } from 'node:worker_threads';
+import { parseBytes, readDataSet, type ParsedFile } from './data-set.js';
+import { DicomReadError, fail } from './errors.js';
+import { preloadCodecs } from './codecs.js';
+import { decodeInto, rescaledType } from './pixel-values.js';
 import { sliceHeader } from './slice-header.js';
 
 /**
@@ -19,12 +21,37 @@ export interface DecodeJob {
 }
 
 export type DecodeAnswer =
-  | { id: number; min: number; max: number; type: string }
-  | { id: number; error: { code: string; file: string; reason: string } };
+  { id: number; type: string } | { id: number; error: { code: string; file: string; reason: string } };
 
-export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
+/**
+ * A block's jobs, sent once to every thread of the pool. The threads take the next job from a
+ * shared counter (`claims[0]`) until none is left, so each answers once per block, not once per
+ * file, and none waits for the thread that hands out work. `claims[1]` is set when a job fails:
+ * the others stop taking jobs.
+ */
+export interface DecodeBatch {
+  id: number;
+  jobs: Array<Omit<DecodeJob, 'id'>>;
+  claims: SharedArrayBuffer;
+}
+
+/** Asks a thread to load the codec module now, before the batch of a compressed series. */
+export interface Preload {
+  preload: 'codecs';
+}
+
+/** What a thread answers for a batch: the first job's type, if it ran that job. */
+export type BatchAnswer =
+  { id: number; firstType?: string } | { id: number; error: { code: string; file: string; reason: string } };
+
+/** The `workerData` the pool starts its threads with. */
+export const POOL_THREAD = 'wbplay-dicom-decode-pool';
+
+type Reader = (file: string) => ParsedFile | Promise<ParsedFile>;
+
+export async function runJob(job: DecodeJob, read: Reader = readDataSet): Promise<DecodeAnswer> {
   try {
-    const h = sliceHeader(await readDataSet(job.file));
+    const h = sliceHeader(await read(job.file));
     if (h.rows !== job.rows || h.columns !== job.columns)
       throw new DicomReadError(
         'CORRUPT',
@@ -33,15 +60,7 @@ export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
       );
     const out = new Float32Array(job.frame);
     await decodeInto(h, out, job.offset, job.rgb ? new Uint8Array(job.rgb) : undefined);
-    let min = Infinity;
-    let max = -Infinity;
-    const end = job.offset + fileVoxels(h);
-    for (let i = job.offset; i < end; i++) {
-      const v = out[i]!;
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
-    return { id: job.id, min, max, type: rescaledType(h) };
+    return { id: job.id, type: rescaledType(h) };
   } catch (err) {
     if (err instanceof DicomReadError)
       return { id: job.id, error: { code: err.code, file: err.file, reason: err.reason } };
@@ -52,5 +71,80 @@ export async function runJob(job: DecodeJob): Promise<DecodeAnswer> {
   }
 }
 
-const port = parentPort;
-if (port) port.on('message', (job: DecodeJob) => void runJob(job).then((answer) => port.postMessage(answer)));
+/**
+ * A pool thread does nothing but decode, so it reads each file with blocking calls (no round
+ * trips through libuv's four I/O threads, which every thread of the process shares), into a
+ * buffer it keeps for the next file: a series' files are read without allocating (and the
+ * kernel zeroing) their size in fresh memory again and again. A buffer lent to a job that is
+ * still decoding (a second block's job between awaits) is not lent twice. It is allocated on its
+ * own (`allocUnsafeSlow`), never in Node's shared pool of small buffers, so writing into it
+ * touches nothing else.
+ */
+let spare: Buffer | undefined;
+/** A larger buffer (a multi-frame file's) is not kept: the thread lives on after the load. */
+const KEPT_BYTES = 8 * 1024 * 1024;
+
+function readWhole(file: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    fail('READ_ERROR', file, code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const buffer = spare !== undefined && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
+    spare = undefined;
+    let filled = 0;
+    while (filled < size) {
+      const got = readSync(fd, buffer, filled, size - filled, filled);
+      if (got === 0) break;
+      filled += got;
+    }
+    return buffer.subarray(0, filled);
+  } catch (err) {
+    if (err instanceof DicomReadError) throw err;
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Runs a job on this thread's reusable buffer, and takes the buffer back when the job is done. */
+async function runPooledJob(job: DecodeJob): Promise<DecodeAnswer> {
+  let lent: Buffer | undefined;
+  const answer = await runJob(job, (file) => {
+    lent = readWhole(file);
+    return parseBytes(lent, file);
+  });
+  const size = lent?.buffer.byteLength ?? 0;
+  if (lent !== undefined && size <= KEPT_BYTES && (spare === undefined || size > spare.length))
+    spare = Buffer.from(lent.buffer, 0, size);
+  return answer;
+}
+
+export async function runBatch(batch: DecodeBatch): Promise<BatchAnswer> {
+  const claims = new Int32Array(batch.claims);
+  let firstType: string | undefined;
+  while (Atomics.load(claims, 1) === 0) {
+    const index = Atomics.add(claims, 0, 1);
+    if (index >= batch.jobs.length) break;
+    const answer = await runPooledJob({ ...batch.jobs[index]!, id: batch.id });
+    if ('error' in answer) {
+      Atomics.store(claims, 1, 1);
+      return answer;
+    }
+    if (index === 0) firstType = answer.type;
+  }
+  return { id: batch.id, ...(firstType === undefined ? {} : { firstType }) };
+}
+
+// Only a thread the pool started listens: this module is also imported by other threads (the
+// reference workbench running in a worker), whose messages are not the pool's.
+const port = workerData === POOL_THREAD ? parentPort : null;
+if (port)
+  port.on('message', (message: DecodeBatch | Preload) => {
+    if ('preload' in message) preloadCodecs();
+    else void runBatch(message).then((answer) => port.postMessage(answer));
+  });
