@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import type { DataSet } from 'dicom-parser';
 import { DicomReadError, fail } from './errors.js';
@@ -73,13 +74,8 @@ export async function readHeader(file: string): Promise<ParsedFile> {
     for (;;) {
       const buffer = Buffer.allocUnsafe(length);
       const { bytesRead } = await handle.read(buffer, 0, length, 0);
-      const whole = bytesRead >= size || bytesRead < length;
-      const result = parseHeader(buffer.subarray(0, bytesRead), whole);
-      if (result !== 'more' || whole) {
-        const out = parsed(result, file, size, true);
-        const bytes = out.ds.byteArray;
-        return bytes.buffer === buffer.buffer ? { ...out, fileOffset: bytes.byteOffset - buffer.byteOffset } : out;
-      }
+      const out = headerOf(buffer, bytesRead, length, size, file);
+      if (out !== undefined) return out;
       length = nextRead(length, size);
     }
   } catch (err) {
@@ -88,6 +84,47 @@ export async function readHeader(file: string): Promise<ParsedFile> {
   } finally {
     await handle.close();
   }
+}
+
+/** `readHeader` with blocking reads, for a thread that does nothing but decode (the pool's). */
+export function readHeaderSync(file: string): ParsedFile {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    let length = Math.min(size, FIRST_READ);
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(length);
+      const out = headerOf(buffer, readSync(fd, buffer, 0, length, 0), length, size, file);
+      if (out !== undefined) return out;
+      length = nextRead(length, size);
+    }
+  } catch (err) {
+    if (err instanceof DicomReadError) throw err;
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The header in the first `bytesRead` bytes of `buffer`, or undefined when a larger read is needed. */
+function headerOf(
+  buffer: Buffer,
+  bytesRead: number,
+  length: number,
+  size: number,
+  file: string,
+): ParsedFile | undefined {
+  const whole = bytesRead >= size || bytesRead < length;
+  const result = parseHeader(buffer.subarray(0, bytesRead), whole);
+  if (result === 'more' && !whole) return undefined;
+  const out = parsed(result, file, size, true);
+  const bytes = out.ds.byteArray;
+  return bytes.buffer === buffer.buffer ? { ...out, fileOffset: bytes.byteOffset - buffer.byteOffset } : out;
 }
 
 export async function readAll(file: string): Promise<Uint8Array> {
