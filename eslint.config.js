@@ -32,6 +32,8 @@ export const LAYERS = {
   run: [...LOW, 'volume', 'client', 'dicomweb', 'compare', 'figure', 'playbook', 'steps', 'compile'],
   report: [...LOW, 'volume', 'client', 'dicomweb', 'compare', 'figure', 'playbook', 'steps', 'compile', 'run'],
   record: [...LOW, 'volume', 'client', 'dicomweb'],
+  // Verdicts on a finished run's cases: read from its report, served by the report's page server.
+  review: [...LOW, 'report'],
   cli: [
     ...LOW,
     'volume',
@@ -45,6 +47,7 @@ export const LAYERS = {
     'run',
     'report',
     'record',
+    'review',
     'sim',
   ],
 };

@@ -49,13 +49,59 @@ for k in range(count):
         ds.save_as(os.path.join(out, name), write_like_original=True)
 `;
 
+// The same series as one Enhanced CT object: frames in position order, positions per frame,
+// orientation, pixel measures and rescale shared, the stored pixels as they are.
+const ENHANCED = String.raw`
+import os, sys
+import numpy as np, pydicom
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.sequence import Sequence
+from pydicom.uid import ExplicitVRLittleEndian
+src, out = sys.argv[1], sys.argv[2]
+files = [pydicom.dcmread(os.path.join(src, n)) for n in os.listdir(src)]
+files.sort(key=lambda d: float(d.ImagePositionPatient[2]))
+f0 = files[0]
+meta = FileMetaDataset()
+meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.2.1'
+meta.MediaStorageSOPInstanceUID = '1.2.826.0.1.3680043.8.498.78.1'
+meta.TransferSyntaxUID = ExplicitVRLittleEndian
+ds = Dataset(); ds.file_meta = meta; ds.preamble = b'\0' * 128
+ds.is_little_endian = True; ds.is_implicit_VR = False
+ds.SOPClassUID = meta.MediaStorageSOPClassUID; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+for key in ('Modality', 'PatientID', 'StudyDescription', 'StudyInstanceUID', 'SeriesNumber', 'Rows', 'Columns', 'SamplesPerPixel',
+            'PhotometricInterpretation', 'BitsAllocated', 'BitsStored', 'HighBit', 'PixelRepresentation'):
+    setattr(ds, key, f0.get(key))
+ds.SeriesDescription = 'CT 300 enhanced'; ds.SeriesInstanceUID = '1.2.826.0.1.3680043.8.498.78.2'
+ds.ImageType = ['ORIGINAL', 'PRIMARY', 'AXIAL', 'NONE']; ds.NumberOfFrames = len(files)
+shared = Dataset()
+pm = Dataset(); pm.PixelSpacing = f0.PixelSpacing; pm.SliceThickness = f0.SliceThickness
+po = Dataset(); po.ImageOrientationPatient = f0.ImageOrientationPatient
+pvt = Dataset(); pvt.RescaleIntercept = f0.RescaleIntercept; pvt.RescaleSlope = f0.RescaleSlope; pvt.RescaleType = 'HU'
+shared.PixelMeasuresSequence = Sequence([pm]); shared.PlaneOrientationSequence = Sequence([po])
+shared.PixelValueTransformationSequence = Sequence([pvt])
+ds.SharedFunctionalGroupsSequence = Sequence([shared])
+groups = []
+for f in files:
+    g = Dataset(); pp = Dataset(); pp.ImagePositionPatient = f.ImagePositionPatient
+    g.PlanePositionSequence = Sequence([pp]); groups.append(g)
+ds.PerFrameFunctionalGroupsSequence = Sequence(groups)
+ds.PixelData = b''.join(f.PixelData for f in files)
+try:
+    ds.save_as(os.path.join(out, 'ct-enhanced.dcm'), enforce_file_format=True)
+except TypeError:
+    ds.save_as(os.path.join(out, 'ct-enhanced.dcm'), write_like_original=False)
+`;
+
 // The marker sits beside the folder, so the folder holds the series' files alone.
 async function complete(dir: string, count: number): Promise<boolean> {
   return existsSync(`${dir}.complete`) && (await readdir(dir)).length === count;
 }
 
-/** The raw and the JPEG 2000 folders, made on first use. */
-export async function benchSeries(root: string, python: string): Promise<{ raw: string; j2k: string }> {
+/** The raw and the JPEG 2000 folders, and the folder of the one enhanced file, made on first use. */
+export async function benchSeries(
+  root: string,
+  python: string,
+): Promise<{ raw: string; j2k: string; enhanced: string }> {
   const raw = join(root, 'ct-raw');
   const j2k = join(root, 'ct-j2k');
   if (!(await complete(raw, SLICES))) {
@@ -74,7 +120,15 @@ export async function benchSeries(root: string, python: string): Promise<{ raw: 
     }
     await writeFile(`${j2k}.complete`, '');
   }
-  return { raw, j2k };
+  const enhanced = join(root, 'ct-enhanced');
+  if (!(await complete(enhanced, 1))) {
+    await rm(enhanced, { recursive: true, force: true });
+    await mkdir(enhanced, { recursive: true });
+    console.log(`writing the same series as one ${SLICES}-frame Enhanced CT (once)…`);
+    execFileSync(python, ['-c', ENHANCED, raw, enhanced], { stdio: 'inherit' });
+    await writeFile(`${enhanced}.complete`, '');
+  }
+  return { raw, j2k, enhanced };
 }
 
 /** A python3 that imports the given modules (Debian's first: a pyenv one may lack them), or undefined. */

@@ -15,6 +15,7 @@ export const commands: ReadonlyArray<readonly [name: string, load: () => Promise
   ['cohort-figure', async () => (await import('./cohort-figure.js')).registerCohortFigure],
   ['show-report', async () => (await import('./show-report.js')).registerShowReport],
   ['ui', async () => (await import('./ui.js')).registerUi],
+  ['review', async () => (await import('./review.js')).registerReview],
   ['record', async () => (await import('./record.js')).registerRecord],
   ['accept', async () => (await import('./accept.js')).registerAccept],
   ['cache', async () => (await import('./cache.js')).registerCache],

@@ -12,13 +12,19 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
     .argument('<dir...>', 'output folders of the shards (each holds a report.json)')
     .option('--out <dir>', 'folder for the merged reports', 'wbplay-out/merged')
     .action(async (dirs: string[], opts: { out: string }) => {
-      const [{ mergeReports, notReached }, { writeReportFiles }, { FolderLock, refuseHeld }, { projectRoot }] =
-        await Promise.all([
-          import('../report/merge.js'),
-          import('../report/factory.js'),
-          import('../files/folder-lock.js'),
-          import('./config.js'),
-        ]);
+      const [
+        { mergeReports, notReached },
+        { writeReportFiles },
+        { FolderLock, refuseHeld },
+        { projectRoot },
+        { mergeShardReviews },
+      ] = await Promise.all([
+        import('../report/merge.js'),
+        import('../report/factory.js'),
+        import('../files/folder-lock.js'),
+        import('./config.js'),
+        import('../review/review-merge.js'),
+      ]);
       const out = resolve(opts.out);
       try {
         // A shard still running has no final report yet; the merged folder is written by this command alone.
@@ -28,6 +34,8 @@ export const registerMergeReports: RegisterCommand = (program, setExitCode) => {
         try {
           result = await mergeReports(dirs, out);
           written = await writeReportFiles(result, out, undefined, projectRoot());
+          // The shards' reviews follow their cases, so verdicts given before the merge are kept.
+          written.push(...(await mergeShardReviews(dirs, out)));
         } finally {
           await lock.release();
         }

@@ -67,6 +67,31 @@ export function buildVolume(parts: VolumeParts): Volume {
   };
 }
 
+/**
+ * The volume with `range` taken from its frames when first asked for. A pass over every voxel
+ * costs as much as decoding them, and loading an image asks only for the central slice's
+ * extremes (level window, binary check). Spreading such a volume (`{ ...v }`) would take the
+ * range, so derive from it with `withoutRange`.
+ */
+export function withLazyRange<T extends Omit<Volume, 'range'>>(fields: T): T & Pick<Volume, 'range'> {
+  let range: [number, number] | undefined;
+  return Object.defineProperty(fields, 'range', {
+    get: (): [number, number] => (range ??= valueRange(fields.frames)),
+    set: (value: [number, number]) => {
+      range = value;
+    },
+    enumerable: true,
+    configurable: true,
+  }) as T & Pick<Volume, 'range'>;
+}
+
+/** A volume's fields but its range, without taking a range not yet taken. */
+export function withoutRange(volume: Volume): Omit<Volume, 'range'> {
+  const descriptors = Object.getOwnPropertyDescriptors(volume) as Partial<PropertyDescriptorMap>;
+  delete descriptors['range'];
+  return Object.defineProperties({}, descriptors as PropertyDescriptorMap) as Omit<Volume, 'range'>;
+}
+
 /** Minimum and maximum over all frames, NaN samples left out; [0, 0] when there is no number. */
 export function valueRange(frames: readonly Float32Array[]): [number, number] {
   let min = Infinity;

@@ -61,10 +61,11 @@ async function run(command: DocCommand, dir: string): Promise<void> {
 }
 
 /**
- * Pages whose commands a test of their own runs: `wbplay ui` serves until it is stopped, so
- * test/docs/ui-guide.test.ts runs it and stops it once the page answers.
+ * Pages whose commands a test of their own runs: `wbplay ui` and `wbplay review` serve until
+ * they are stopped, so test/docs/ui-guide.test.ts and test/docs/review-guide.test.ts run them
+ * and stop them once the page answers (the review guide's merge needs reviews given on it).
  */
-const OWN_TEST = new Set(['ui.md']);
+const OWN_TEST = new Set(['ui.md', 'review.md']);
 
 const pages = (await readdir(join(root, 'docs'))).filter((f) => f.endsWith('.md') && !OWN_TEST.has(f)).sort();
 

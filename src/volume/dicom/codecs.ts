@@ -70,7 +70,10 @@ interface CodecsModule {
 
 let loaded: Promise<CodecsModule> | undefined;
 
-/** The codec module, loaded on first use: a folder of uncompressed files never pays for it. */
+/**
+ * The codec module, loaded on first use: a folder of uncompressed files never pays for it. A
+ * pool thread loads it ahead (`preloadCodecs`) while the headers of a compressed series are read.
+ */
 function codecs(): Promise<CodecsModule> {
   loaded ??= (async () => {
     const mod = (await import('dcmjs-codecs')) as unknown as { default?: CodecsModule } & CodecsModule;
@@ -81,6 +84,13 @@ function codecs(): Promise<CodecsModule> {
     return api;
   })();
   return loaded;
+}
+
+/** Loads the codec module now; a failure is met again, and reported, by the first decode. */
+export function preloadCodecs(): void {
+  codecs().catch(() => {
+    loaded = undefined;
+  });
 }
 
 /**

@@ -1,12 +1,10 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
-import dicomParser, { type DataSet } from 'dicom-parser';
+import type { DataSet } from 'dicom-parser';
 import { DicomReadError, fail } from './errors.js';
+import { FIRST_READ, nextRead, parseHeader, type HeaderParse } from './header.js';
 
-export const IMPLICIT_LE = '1.2.840.10008.1.2';
-export const EXPLICIT_LE = '1.2.840.10008.1.2.1';
-export const DEFLATED = '1.2.840.10008.1.2.1.99';
-export const EXPLICIT_BE = '1.2.840.10008.1.2.2';
-const PIXEL_DATA = 'x7fe00010';
+export { DEFLATED, EXPLICIT_BE, EXPLICIT_LE, IMPLICIT_LE, looksLikeDicom } from './header.js';
 
 /** A parsed data set and the transfer syntax its pixel data is encoded in. */
 export interface ParsedFile {
@@ -15,49 +13,20 @@ export interface ParsedFile {
   transferSyntax: string;
   /** Whether parsing stopped at the pixel data (a header read). */
   headerOnly: boolean;
-}
-
-/** Whether the bytes start like a DICOM file: the `DICM` preamble, or a bare data set of group 0008. */
-export function looksLikeDicom(bytes: Uint8Array): boolean {
-  if (bytes.length >= 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d)
-    return true;
-  return bareSyntax(bytes) !== undefined;
-}
-
-/**
- * The transfer syntax of a data set written without the Part 10 header, as GDCM guesses it:
- * group 0008 (or 0002) first, explicit when a VR follows the tag. Anything else is no DICOM.
- */
-function bareSyntax(bytes: Uint8Array): string | undefined {
-  if (bytes.length < 8) return undefined;
-  const group = bytes[0]! | (bytes[1]! << 8);
-  if (group !== 0x0008 && group !== 0x0002) return undefined;
-  const vr = String.fromCharCode(bytes[4]!, bytes[5]!);
-  return /^[A-Z]{2}$/.test(vr) ? EXPLICIT_LE : IMPLICIT_LE;
+  /** Where `ds.byteArray` starts in the file, when a header read holds the file's own bytes (not inflated ones). */
+  fileOffset?: number;
 }
 
 /** Parses a whole file (pixel data located, not copied). */
 export function parseBytes(bytes: Uint8Array, file: string, untilPixels = false): ParsedFile {
-  const syntax = looksLikePart10(bytes) ? undefined : bareSyntax(bytes);
-  if (!looksLikePart10(bytes) && syntax === undefined)
-    fail('NOT_DICOM', file, 'is not a DICOM file (no DICM preamble and no data set at its start)');
-  let ds: DataSet;
-  try {
-    ds = dicomParser.parseDicom(bytes, {
-      ...(untilPixels ? { untilTag: PIXEL_DATA } : {}),
-      ...(syntax === undefined ? {} : { TransferSyntaxUID: syntax }),
-    });
-  } catch (err) {
-    throw parseError(err, file, bytes.length);
-  }
-  const transferSyntax = (ds.string('x00020010') ?? syntax ?? IMPLICIT_LE).replace(/\0/g, '').trim();
-  return { file, ds, transferSyntax, headerOnly: untilPixels };
+  return parsed(parseHeader(bytes, true, untilPixels), file, bytes.length, untilPixels);
 }
 
-function looksLikePart10(bytes: Uint8Array): boolean {
-  return (
-    bytes.length >= 132 && bytes[128] === 0x44 && bytes[129] === 0x49 && bytes[130] === 0x43 && bytes[131] === 0x4d
-  );
+function parsed(result: HeaderParse, file: string, size: number, headerOnly: boolean): ParsedFile {
+  if (result === 'not-dicom' || result === 'more')
+    fail('NOT_DICOM', file, 'is not a DICOM file (no DICM preamble and no data set at its start)');
+  if ('error' in result) throw parseError(result.error, file, size);
+  return { file, ...result, headerOnly };
 }
 
 /** dicom-parser throws strings (and sometimes `{exception, dataSet}` objects); say what they mean. */
@@ -88,11 +57,9 @@ export async function readDataSet(file: string): Promise<ParsedFile> {
   return parseBytes(await readAll(file), file);
 }
 
-const HEAD_BYTES = 64 * 1024;
-
 /**
- * Reads a file's header only: the first 64 KiB usually hold every element before the pixel
- * data; a longer header (or a deflated data set) is read whole.
+ * Reads a file's header only, by header.ts's rule: the first bytes, then larger reads until
+ * the pixel data's tag is in them (or the file ends).
  */
 export async function readHeader(file: string): Promise<ParsedFile> {
   let handle;
@@ -101,25 +68,63 @@ export async function readHeader(file: string): Promise<ParsedFile> {
   } catch (err) {
     fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  let head: Uint8Array;
-  let size: number;
   try {
-    size = (await handle.stat()).size;
-    const buffer = Buffer.allocUnsafe(Math.min(size, HEAD_BYTES));
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    head = buffer.subarray(0, bytesRead);
+    const size = (await handle.stat()).size;
+    let length = Math.min(size, FIRST_READ);
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, 0);
+      const out = headerOf(buffer, bytesRead, length, size, file);
+      if (out !== undefined) return out;
+      length = nextRead(length, size);
+    }
+  } catch (err) {
+    if (err instanceof DicomReadError) throw err;
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   } finally {
     await handle.close();
   }
-  if (head.length < size) {
-    try {
-      const parsed = parseBytes(head, file, true);
-      if (parsed.transferSyntax !== DEFLATED && parsed.ds.elements[PIXEL_DATA] !== undefined) return parsed;
-    } catch (err) {
-      if (err instanceof DicomReadError && err.code === 'NOT_DICOM') throw err;
-    }
+}
+
+/** `readHeader` with blocking reads, for a thread that does nothing but decode (the pool's). */
+export function readHeaderSync(file: string): ParsedFile {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
   }
-  return parseBytes(await readAll(file), file, true);
+  try {
+    const size = fstatSync(fd).size;
+    let length = Math.min(size, FIRST_READ);
+    for (;;) {
+      const buffer = Buffer.allocUnsafe(length);
+      const out = headerOf(buffer, readSync(fd, buffer, 0, length, 0), length, size, file);
+      if (out !== undefined) return out;
+      length = nextRead(length, size);
+    }
+  } catch (err) {
+    if (err instanceof DicomReadError) throw err;
+    fail('READ_ERROR', file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The header in the first `bytesRead` bytes of `buffer`, or undefined when a larger read is needed. */
+function headerOf(
+  buffer: Buffer,
+  bytesRead: number,
+  length: number,
+  size: number,
+  file: string,
+): ParsedFile | undefined {
+  const whole = bytesRead >= size || bytesRead < length;
+  const result = parseHeader(buffer.subarray(0, bytesRead), whole);
+  if (result === 'more' && !whole) return undefined;
+  const out = parsed(result, file, size, true);
+  const bytes = out.ds.byteArray;
+  return bytes.buffer === buffer.buffer ? { ...out, fileOffset: bytes.byteOffset - buffer.byteOffset } : out;
 }
 
 export async function readAll(file: string): Promise<Uint8Array> {

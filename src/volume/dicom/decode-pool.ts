@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DecodeAnswer, DecodeJob } from './dicom-decode-worker.js';
+import {
+  POOL_THREAD,
+  type BatchAnswer,
+  type DecodeBatch,
+  type DecodeJob,
+  type Preload,
+} from './dicom-decode-worker.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 
 /**
@@ -13,7 +19,7 @@ interface PoolWorker {
 }
 
 let pool: PoolWorker[] | undefined;
-const waiting = new Map<number, { resolve: (answer: DecodeAnswer) => void; reject: (err: Error) => void }>();
+const waiting = new Map<number, { resolve: (answer: BatchAnswer) => void; reject: (err: Error) => void }>();
 let nextId = 0;
 
 function startWorker(): PoolWorker {
@@ -23,9 +29,9 @@ function startWorker(): PoolWorker {
   const code = fromSource
     ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`
     : `import(${JSON.stringify(entry)})`;
-  const worker = new Worker(code, { eval: true });
+  const worker = new Worker(code, { eval: true, workerData: POOL_THREAD });
   worker.unref();
-  worker.on('message', (answer: DecodeAnswer) => {
+  worker.on('message', (answer: BatchAnswer) => {
     const done = waiting.get(answer.id);
     waiting.delete(answer.id);
     done?.resolve(answer);
@@ -41,46 +47,55 @@ function startWorker(): PoolWorker {
   return { worker };
 }
 
-/** How many threads decode: the machine's cores, at most 4. */
+/**
+ * How many threads decode: one per core the machine has. The thread that asked waits while
+ * they work, so none is left idle, and a decode is all computation: more threads than cores
+ * would only take turns.
+ */
 export function poolSize(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
+  return Math.max(1, availableParallelism());
 }
 
-/** Decodes the jobs on the pool; resolves with each job's value range and the first job's type. */
-export async function decodeOnPool(
-  jobs: Array<Omit<DecodeJob, 'id'>>,
-): Promise<{ min: number; max: number; firstType: string }> {
+/** How many threads the pool has started (0 before the first large block). */
+export function poolThreads(): number {
+  return pool?.length ?? 0;
+}
+
+/**
+ * Starts the threads ahead of a large read, so that their start overlaps the reading of the
+ * series' headers instead of following it; for a compressed series they load the codecs too.
+ */
+export function warmPool(compressed = false): void {
   pool ??= Array.from({ length: poolSize() }, startWorker);
-  const workers = pool;
+  if (compressed) for (const w of pool) w.worker.postMessage({ preload: 'codecs' } satisfies Preload);
+}
+
+/** Decodes the jobs on the pool; resolves with the first job's type (with what its decoding learnt). */
+export async function decodeOnPool(jobs: Array<Omit<DecodeJob, 'id'>>): Promise<string> {
+  warmPool();
+  const workers = pool!;
   for (const w of workers) w.worker.ref();
-  let min = Infinity;
-  let max = -Infinity;
-  let firstType = '';
-  let next = 0;
-  let failure: DicomReadError | undefined;
+  const claims = new SharedArrayBuffer(8);
+  let answers: BatchAnswer[];
   try {
-    await Promise.all(
-      workers.map(async (w) => {
-        while (next < jobs.length && failure === undefined) {
-          const index = next++;
-          const id = nextId++;
-          const answer = await new Promise<DecodeAnswer>((resolve, reject) => {
+    answers = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<BatchAnswer>((resolve, reject) => {
+            const id = nextId++;
             waiting.set(id, { resolve, reject });
-            w.worker.postMessage({ ...jobs[index]!, id });
-          });
-          if ('error' in answer) {
-            failure ??= new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
-            return;
-          }
-          if (answer.min < min) min = answer.min;
-          if (answer.max > max) max = answer.max;
-          if (index === 0) firstType = answer.type;
-        }
-      }),
+            w.worker.postMessage({ id, jobs, claims } satisfies DecodeBatch);
+          }),
+      ),
     );
   } finally {
     for (const w of workers) w.worker.unref();
   }
-  if (failure) throw failure;
-  return { min, max, firstType };
+  let firstType = '';
+  for (const answer of answers) {
+    if ('error' in answer)
+      throw new DicomReadError(answer.error.code as DicomErrorCode, answer.error.file, answer.error.reason);
+    if (answer.firstType !== undefined) firstType = answer.firstType;
+  }
+  return firstType;
 }

@@ -1,6 +1,7 @@
 import type { Mat3, Vec3 } from '../volume.js';
 import { numbers } from './data-set.js';
 import { cross, dot } from './blocks.js';
+import { frameGeometry, isMultiFrameObject } from './multi-frame.js';
 import { TAG, type SliceHeader } from './slice-header.js';
 
 export interface DicomGeometry {
@@ -19,6 +20,7 @@ export interface DicomGeometry {
  */
 export function blockGeometry(slices: readonly SliceHeader[]): DicomGeometry {
   const first = slices[0]!;
+  if (slices.length === 1 && isMultiFrameObject(first.ds, first.frames)) return multiFrameGeometry(first);
   const last = slices.at(-1)!;
   const o = first.orientation ?? [1, 0, 0, 0, 1, 0];
   const n = unit(cross(o.slice(0, 3), o.slice(3, 6)));
@@ -50,6 +52,48 @@ export function blockGeometry(slices: readonly SliceHeader[]): DicomGeometry {
     origin: first.position ? [...first.position] : [0, 0, 0],
     spacing: [x, y, z],
     direction,
+    spacingSource: pixel?.length === 2 ? 'PixelSpacing' : imager?.length === 2 ? 'ImagerPixelSpacing' : 'none',
+  };
+}
+
+/**
+ * A multi-frame file alone: GDCM's origin, directions and spacing (multi-frame.ts), then what ITK
+ * and MITK do with them. GDCMImageIO sets a z spacing below 1e-6 to 1 and makes the directions
+ * orthonormal; ImageFileReader turns a negative spacing positive and flips that axis' direction
+ * (frames stored against the normal keep their order and point the other way); MITK's
+ * `FixupSpacing` then puts the top-level PixelSpacing (else ImagerPixelSpacing) in-plane when
+ * the file has one, and keeps GDCM's otherwise unless it is not within (eps, 1000].
+ */
+function multiFrameGeometry(h: SliceHeader): DicomGeometry {
+  const gdcm = frameGeometry(h.ds, h.frames);
+  const o = gdcm.cosines;
+  const n = unit(cross(o.slice(0, 3), o.slice(3, 6)));
+  const axes = [unit(cross(o.slice(3, 6), n)), [0, 0, 0], n];
+  axes[1] = cross(n, axes[0]!);
+  const spacing = [...gdcm.spacing] as [number, number, number];
+  if (Math.abs(spacing[2]) < 1e-6) spacing[2] = 1;
+  for (let i = 0; i < 3; i++)
+    if (spacing[i]! < 0) {
+      spacing[i] = -spacing[i]!;
+      axes[i] = axes[i]!.map((v) => -v);
+    }
+  const pixel = numbers(h.ds, TAG.pixelSpacing);
+  const imager = numbers(h.ds, TAG.imagerPixelSpacing);
+  const given =
+    pixel !== undefined && pixel.length > 1 ? pixel : imager !== undefined && imager.length > 1 ? imager : undefined;
+  if (given) {
+    spacing[0] = given[1]!;
+    spacing[1] = given[0]!;
+  } else if (!(spacing[0] >= 2.2e-14 && spacing[0] <= 1000 && spacing[1] >= 2.2e-14 && spacing[1] <= 1000)) {
+    spacing[0] = 1;
+    spacing[1] = 1;
+  }
+  for (let i = 0; i < 3; i++) if (!(spacing[i]! >= 2.2e-14)) spacing[i] = 1;
+  const [row, col, slice] = axes as [number[], number[], number[]];
+  return {
+    origin: gdcm.origin,
+    spacing,
+    direction: [row[0]!, col[0]!, slice[0]!, row[1]!, col[1]!, slice[1]!, row[2]!, col[2]!, slice[2]!],
     spacingSource: pixel?.length === 2 ? 'PixelSpacing' : imager?.length === 2 ? 'ImagerPixelSpacing' : 'none',
   };
 }

@@ -6,8 +6,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { looksLikeDicom, readAll, readHeader } from './data-set.js';
+import { FIRST_READ } from './header.js';
 import { DicomReadError, fail } from './errors.js';
-import { readBlockVolume } from './block-volume.js';
+import { expectBlock, readBlockVolume } from './block-volume.js';
 import { splitIntoBlocks, type Block } from './blocks.js';
 import { blockGeometry } from './geometry.js';
 import { shearTiltedVolume } from './tilt-shear.js';
@@ -33,8 +34,8 @@ export async function isDicomFile(path: string): Promise<boolean> {
     const { open } = await import('node:fs/promises');
     const handle = await open(path, 'r');
     try {
-      const head = Buffer.alloc(256);
-      const { bytesRead } = await handle.read(head, 0, 256, 0);
+      const head = Buffer.alloc(FIRST_READ);
+      const { bytesRead } = await handle.read(head, 0, FIRST_READ, 0);
       return looksLikeDicom(head.subarray(0, bytesRead));
     } finally {
       await handle.close();
@@ -57,7 +58,7 @@ export async function readDicom(path: string, options: ReadDicomOptions = {}): P
   const given = sliceHeader(await readHeader(path));
   if (isSegmentationFile(given)) return [await readSegmentation(path, await readAll(path))];
   if (options.onlyFile || given.modality === 'RTDOSE') return readBlocks([given], [given], path);
-  const others = await folderHeaders(dirname(path), path);
+  const others = await folderHeaders(dirname(path), path, given);
   const series = given.seriesUid === undefined ? [] : others.filter((h) => h.seriesUid === given.seriesUid);
   return readBlocks([given, ...series], [given], path);
 }
@@ -69,14 +70,21 @@ async function readFolder(dir: string): Promise<DicomRead[]> {
   return readBlocks(headers, undefined, dir);
 }
 
-/** Headers of the folder's DICOM image files; files that are not (or not readable) DICOM images are left out, as GDCM's probe leaves them. */
-async function folderHeaders(dir: string, except?: string): Promise<SliceHeader[]> {
+/**
+ * Headers of the folder's DICOM image files; files that are not (or not readable) DICOM images
+ * are left out, as GDCM's probe leaves them. The first header known (`given`, else the first
+ * read) tells the decode pool what may follow.
+ */
+async function folderHeaders(dir: string, except?: string, given?: SliceHeader): Promise<SliceHeader[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const names = entries.filter((e) => e.isFile() && join(dir, e.name) !== except).map((e) => join(dir, e.name));
+  if (given !== undefined) expectBlock(names.length + 1, given);
   const out: SliceHeader[] = [];
   await inParallel(names, async (file) => {
     try {
-      out.push(sliceHeader(await readHeader(file)));
+      const header = sliceHeader(await readHeader(file));
+      if (given === undefined && out.length === 0) expectBlock(names.length, header);
+      out.push(header);
     } catch (err) {
       if (!(err instanceof DicomReadError)) throw err;
     }

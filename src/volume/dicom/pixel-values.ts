@@ -67,11 +67,15 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
         h.file,
         `is truncated: its pixel data has ${Math.max(0, Math.min(element.length, bytes.length - element.dataOffset))} bytes, ${needed} expected (${h.columns}x${h.rows}x${h.frames}, ${h.bitsAllocated} bits, ${h.samples} samples)`,
       );
-    const littleEndian = h.transferSyntax !== EXPLICIT_BE;
-    for (let f = 0; f < h.frames; f++) {
-      const src = bytes.subarray(element.dataOffset + f * frameBytes, element.dataOffset + (f + 1) * frameBytes);
-      convert(h, src, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, false, palette);
-    }
+    decodeNativeFrames(
+      h,
+      bytes.subarray(element.dataOffset, element.dataOffset + needed),
+      h.frames,
+      out,
+      offset,
+      rgb,
+      palette,
+    );
     return;
   }
   if (!element.encapsulatedPixelData || element.fragments === undefined)
@@ -83,6 +87,34 @@ export async function decodeInto(h: SliceHeader, out: Float32Array, offset: numb
     const plane =
       h.samples === 3 && h.planar === 1 && isRle(h) ? interleave(decoded, perFrame, h.bitsAllocated) : decoded;
     convert(h, plane, true, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, true, palette);
+  }
+}
+
+/** Bytes one uncompressed frame takes (two a pixel for YBR_FULL_422's shared chroma). */
+export function nativeFrameBytes(h: SliceHeader): number {
+  const subsampled = h.samples === 3 && h.photometric === 'YBR_FULL_422';
+  return (h.rows * h.columns * (subsampled ? 2 : h.samples) * h.bitsAllocated) / 8;
+}
+
+/**
+ * Uncompressed frames, `count` of them back to back in `src`, into `out` from `offset` on:
+ * each frame is converted from a view on the bytes as they were read, never copied first.
+ */
+export function decodeNativeFrames(
+  h: SliceHeader,
+  src: Uint8Array,
+  count: number,
+  out: Float32Array,
+  offset: number,
+  rgb?: Uint8Array,
+  palette: Palette | undefined = isPalette(h) ? readPalette(h) : undefined,
+): void {
+  const frameBytes = nativeFrameBytes(h);
+  const perFrame = h.rows * h.columns;
+  const littleEndian = h.transferSyntax !== EXPLICIT_BE;
+  for (let f = 0; f < count; f++) {
+    const frame = src.subarray(f * frameBytes, (f + 1) * frameBytes);
+    convert(h, frame, littleEndian, out, offset + f * perFrame, rgb, (offset + f * perFrame) * 3, false, palette);
   }
 }
 

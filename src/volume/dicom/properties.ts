@@ -115,10 +115,12 @@ function temporoSpatial(
 ): DicomProperty | undefined {
   const values: Array<Record<string, unknown>> = [];
   timeSteps.forEach((step, t) => {
+    // Each slice's value once: decoding a tag's text is the cost here, some 90 tags × every file.
+    const texts = step.map(valueOf);
     let start = 0;
     for (let z = 1; z <= step.length; z++) {
-      const a = valueOf(step[start]!);
-      if (z < step.length && valueOf(step[z]!) === a) continue;
+      const a = texts[start];
+      if (z < step.length && texts[z] === a) continue;
       if (a !== undefined) values.push({ z: start, ...(z - 1 > start ? { zmax: z - 1 } : {}), t, value: a });
       start = z;
     }

@@ -1,6 +1,7 @@
 import type { DataSet } from 'dicom-parser';
 import { fail } from './errors.js';
 import { numbers, raw, str, us, type ParsedFile } from './data-set.js';
+import { groupRescale, rescaleFromGroups } from './multi-frame.js';
 
 /** What the sorting, geometry and value rules need from one file, read from its header. */
 export interface SliceHeader {
@@ -65,6 +66,12 @@ export function sliceHeader(parsed: ParsedFile): SliceHeader {
     fail('NO_IMAGE', file, `holds no image (${describeObject(ds)})`);
   const bitsAllocated = us(ds, 'x00280100') ?? 16;
   const position = numbers(ds, TAG.position);
+  // ITK forces GDCM to apply a rescale (`SetForceRescaleInterceptSlope`): the top-level one,
+  // unless GDCM reads this class's from its functional groups and finds one there.
+  const rescale = (rescaleFromGroups(ds) ? groupRescale(ds) : undefined) ?? {
+    slope: numbers(ds, 'x00281053')?.[0] ?? 1,
+    intercept: numbers(ds, 'x00281052')?.[0] ?? 0,
+  };
   const orientation = numbers(ds, TAG.orientation);
   return {
     file,
@@ -83,8 +90,8 @@ export function sliceHeader(parsed: ParsedFile): SliceHeader {
       ? { position: position as [number, number, number], positionText: raw(ds, TAG.position)! }
       : {}),
     ...(orientation?.length === 6 ? { orientation: orientation as SliceHeader['orientation'] & object } : {}),
-    slope: numbers(ds, 'x00281053')?.[0] ?? 1,
-    intercept: numbers(ds, 'x00281052')?.[0] ?? 0,
+    slope: rescale.slope,
+    intercept: rescale.intercept,
     modality: str(ds, TAG.modality),
     sopClassUid: str(ds, TAG.sopClassUid),
     seriesUid: str(ds, TAG.seriesUid),

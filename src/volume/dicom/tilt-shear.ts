@@ -1,5 +1,5 @@
 import type { Vec3, Volume } from '../volume.js';
-import { valueRange } from '../volume-builder.js';
+import { withLazyRange, withoutRange } from '../volume-builder.js';
 import type { GantryTilt } from './gantry-tilt.js';
 import { fail } from './errors.js';
 
@@ -41,14 +41,13 @@ export function shearTiltedVolume(volume: Volume, tilt: GantryTilt, file: string
   const filler = typeMinimum(volume.componentType);
   const frames = volume.frames.map((f) => shear(f, columns, rows, depth, newRows, shiftRows, factor, filler, cast));
   const rgb = volume.rgb?.map((bytes) => shearRgb(bytes, columns, rows, depth, newRows, shiftRows, factor));
-  const out: Volume = {
-    ...volume,
+  const out: Volume = withLazyRange({
+    ...withoutRange(volume),
     dims: [columns, newRows, depth],
     origin,
     spacing: [volume.spacing[0], spacingY, tilt.shiftNormal / tilt.slicesApart],
     frames,
-    range: valueRange(frames),
-  };
+  });
   if (rgb) out.rgb = rgb;
   return out;
 }

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { readDicom, type DicomRead } from '../../../src/volume/dicom/index.js';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { poolThreads } from '../../../src/volume/dicom/decode-pool.js';
+import { DicomReadError, readDicom, type DicomRead } from '../../../src/volume/dicom/index.js';
 import { withTempDir } from '../../helpers/workbench.js';
 import { needs, referenceParts } from './reference-tools.js';
 import { axial, writeSeries, type SynthSlice } from './synthetic.js';
@@ -234,5 +238,62 @@ test('a block of 4 M voxels or more is decoded on the thread pool, every slice i
     // The last voxel of the last slice: value + x + 2·y at x = y = 255.
     assert.equal(v.frames[0]!.at(-1), 6400 + 255 + 510);
     assert.deepEqual(v.range, [100, 6400 + 255 + 510]);
+  });
+});
+
+test('the thread pool: a truncated slice fails the load naming it; the next load runs on a thread per core, its range rescaled', async (t) => {
+  const broken = axial(64, { rows: 256, columns: 256, gap: 1 }).map((s, i) => ({
+    ...s,
+    name: `b${i}`,
+    ...(i === 41 ? { truncate: 20 } : {}),
+  }));
+  await withSeries(t, broken, async (dir) => {
+    await assert.rejects(readDicom(join(dir, 'b0')), (err: unknown) => {
+      assert.ok(err instanceof DicomReadError);
+      assert.equal(err.code, 'TRUNCATED');
+      assert.equal(err.file, join(dir, 'b41'));
+      return true;
+    });
+  });
+  // A negative slope: the largest stored value gives the smallest rescaled one.
+  const rescaled = axial(64, { rows: 256, columns: 256, gap: 1 }).map((s) => ({ ...s, slope: -2, intercept: 10 }));
+  await withSeries(t, rescaled, async (dir) => {
+    const [read] = await readDicom(join(dir, 's0'));
+    const v = read!.volume!;
+    assert.ok(v.frames[0]!.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.equal(poolThreads(), availableParallelism());
+    assert.deepEqual(v.range, [-2 * (6400 + 255 + 510) + 10, -2 * 100 + 10]);
+    let min = Infinity;
+    let max = -Infinity;
+    for (const x of v.frames[0]!) {
+      if (x < min) min = x;
+      if (x > max) max = x;
+    }
+    assert.deepEqual(v.range, [min, max], 'the range is that of the voxels');
+  });
+});
+
+test('the thread pool decodes a JPEG 2000 series (made by gdcmconv --j2k) to the same voxels as its raw original', async (t) => {
+  const parts = referenceParts(['gdcmconv']);
+  if (!needs(t, parts.missing)) return;
+  await withTempDir(async (dir) => {
+    const raw = join(dir, 'raw');
+    const j2k = join(dir, 'j2k');
+    mkdirSync(raw);
+    mkdirSync(j2k);
+    writeSeries(parts.python!, raw, axial(64, { rows: 256, columns: 256, gap: 1, intercept: -1024 }));
+    for (const name of readdirSync(raw)) execFileSync('gdcmconv', ['--j2k', join(raw, name), join(j2k, name)]);
+    const [original] = await readDicom(join(raw, 's0'));
+    const [compressed] = await readDicom(join(j2k, 's0'));
+    const a = original!.volume!;
+    const b = compressed!.volume!;
+    assert.ok(b.frames[0]!.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.deepEqual(b.dims, a.dims);
+    assert.equal(b.componentType, a.componentType);
+    assert.deepEqual(b.range, a.range);
+    assert.deepEqual(firstVoxels(compressed!), firstVoxels(original!));
+    let differing = 0;
+    for (let i = 0; i < a.frames[0]!.length; i++) if (a.frames[0]![i] !== b.frames[0]![i]) differing++;
+    assert.equal(differing, 0);
   });
 });
