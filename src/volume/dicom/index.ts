@@ -100,8 +100,21 @@ async function readBlocks(
   const { configuration, blocks } = splitIntoBlocks(files);
   const chosen = wanted === undefined ? blocks : blocks.filter((b) => b.timeSteps.some((s) => s.includes(wanted[0]!)));
   if (chosen.length === 0) fail('NO_IMAGE', where, 'yields no image block');
+  // MITK loads each block on its own and drops one that fails, logging it
+  // (`BaseDICOMReaderService::DoRead` after `DICOMITKSeriesGDCMReader::LoadImages`); only when no
+  // block loads does the read fail, here with the first block's reason rather than MITK's bare
+  // "Unknown read error".
   const out: DicomRead[] = [];
-  for (const block of chosen) out.push(await readBlock(block, configuration));
+  let firstError: DicomReadError | undefined;
+  for (const block of chosen) {
+    try {
+      out.push(await readBlock(block, configuration));
+    } catch (err) {
+      if (!(err instanceof DicomReadError)) throw err;
+      firstError ??= err;
+    }
+  }
+  if (out.length === 0) throw firstError!;
   return out;
 }
 
