@@ -13,6 +13,7 @@ import { splitIntoBlocks, type Block } from './blocks.js';
 import { blockGeometry } from './geometry.js';
 import { shearTiltedVolume } from './tilt-shear.js';
 import { blockProperties } from './properties.js';
+import { isPhilips3D, readPhilips3D } from './philips-3d.js';
 import { isSegmentationFile, readSegmentation } from './seg.js';
 import { sliceHeader, type SliceHeader } from './slice-header.js';
 import { inParallel } from './parallel.js';
@@ -55,7 +56,9 @@ export async function readDicom(path: string, options: ReadDicomOptions = {}): P
     fail('READ_ERROR', path, err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code ?? String(err)})`),
   );
   if (info.isDirectory()) return readFolder(path);
-  const given = sliceHeader(await readHeader(path));
+  const header = await readHeader(path);
+  if (isPhilips3D(header.ds)) return [await readPhilips3D(path)];
+  const given = sliceHeader(header);
   if (isSegmentationFile(given)) return [await readSegmentation(path, await readAll(path))];
   if (options.onlyFile || given.modality === 'RTDOSE') return readBlocks([given], [given], path);
   const others = await folderHeaders(dirname(path), path, given);
@@ -100,8 +103,21 @@ async function readBlocks(
   const { configuration, blocks } = splitIntoBlocks(files);
   const chosen = wanted === undefined ? blocks : blocks.filter((b) => b.timeSteps.some((s) => s.includes(wanted[0]!)));
   if (chosen.length === 0) fail('NO_IMAGE', where, 'yields no image block');
+  // MITK loads each block on its own and drops one that fails, logging it
+  // (`BaseDICOMReaderService::DoRead` after `DICOMITKSeriesGDCMReader::LoadImages`); only when no
+  // block loads does the read fail, here with the first block's reason rather than MITK's bare
+  // "Unknown read error".
   const out: DicomRead[] = [];
-  for (const block of chosen) out.push(await readBlock(block, configuration));
+  let firstError: DicomReadError | undefined;
+  for (const block of chosen) {
+    try {
+      out.push(await readBlock(block, configuration));
+    } catch (err) {
+      if (!(err instanceof DicomReadError)) throw err;
+      firstError ??= err;
+    }
+  }
+  if (out.length === 0) throw firstError!;
   return out;
 }
 

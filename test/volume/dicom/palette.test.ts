@@ -11,6 +11,7 @@ import { readPalette } from '../../../src/volume/dicom/palette.js';
 import { sliceHeader } from '../../../src/volume/dicom/slice-header.js';
 import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
 import { needs, referenceParts } from './reference-tools.js';
+import { axial, writeSeries } from './synthetic.js';
 
 /**
  * PALETTE COLOR files made by DCMTK's dcmquant from pydicom's RGB test files, held against
@@ -193,6 +194,28 @@ test('three samples that are neither RGB nor YBR are refused with MITK’s "Unsu
         return true;
       });
     }
+  });
+});
+
+test('a block MITK cannot load is dropped and the folder’s other blocks load, as BaseDICOMReaderService::DoRead does', async (t) => {
+  await withParts(t, async (dir, files, python) => {
+    writeSeries(python, dir, axial(3));
+    const raw = join(dir, 'hsv.raw');
+    execFileSync('gdcmconv', ['--raw', join(files, 'SC_rgb_rle.dcm'), raw]);
+    execFileSync(python, [
+      '-c',
+      "import pydicom, sys\nds = pydicom.dcmread(sys.argv[1])\nds.PhotometricInterpretation = 'HSV'\nds.save_as(sys.argv[2])",
+      raw,
+      join(dir, 'hsv.dcm'),
+    ]);
+    const { rm } = await import('node:fs/promises');
+    await rm(raw);
+    const reads = await readDicom(dir);
+    assert.equal(reads.length, 1, 'the HSV block is dropped');
+    assert.deepEqual(reads[0]!.volume!.dims.slice(0, 3), [6, 8, 3]);
+    assert.ok(!reads[0]!.files.some((f) => f.endsWith('hsv.dcm')));
+    // Alone, the file loads nothing, and the read says why.
+    await assert.rejects(readDicom(join(dir, 'hsv.dcm')), { code: 'UNSUPPORTED_PIXEL_DATA' });
   });
 });
 
