@@ -221,7 +221,7 @@ test("the code and the references disagree: they give 415 for a file that yields
   });
 });
 
-test('a series with one good and one truncated slice by reference is 422 naming the slice', async (t) => {
+test('a truncated slice off the series: the folder loads its good block, the slice alone is 422 (BaseDICOMReaderService::DoRead drops a block that fails)', async (t) => {
   const parts = referenceParts();
   if (!needs(t, parts.missing)) return;
   await withTempDir(async (dir) => {
@@ -230,9 +230,16 @@ test('a series with one good and one truncated slice by reference is 422 naming 
       { name: 'cut', position: [0, 0, 9], truncate: 30, series: '5.5' },
     ]);
     await withWorkbench({}, async (wb) => {
-      const a = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: dir } } });
-      assert.equal(a.status, 422, a.text);
-      assert.equal(a.json.error.code, 'FILE_READ_ERROR');
+      const folder = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: dir } } });
+      assert.equal(folder.status, 201, folder.text);
+      const info = await wb.call('GET', `/datastorage/nodes/${folder.json.data.uid}/data`);
+      assert.equal(info.status, 200);
+      const cut = await wb.call('POST', '/datastorage/nodes', {
+        json: { transfer: { file_path: join(dir, 'cut') } },
+      });
+      assert.equal(cut.status, 422, cut.text);
+      assert.equal(cut.json.error.code, 'FILE_READ_ERROR');
+      assert.match(cut.json.error.message, /cut/);
     });
   });
 });
