@@ -35,7 +35,13 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
   // A colour image is written as ITK writes RGB pixels: three components on a first axis,
   // unsigned char or (16-bit colour) unsigned short.
   const rgb = segmentation ? undefined : volume.rgb;
-  const type = segmentation ? 'uint16' : rgb ? (rgb[0] instanceof Uint16Array ? 'uint16' : 'uint8') : writableType(volume);
+  const type = segmentation
+    ? 'uint16'
+    : rgb
+      ? rgb[0] instanceof Uint16Array
+        ? 'uint16'
+        : 'uint8'
+      : writableType(volume);
   const groups = segmentation?.groups.length ?? (rgb ? 3 : 0);
   const steps = volume.frames.length;
   const timed = steps > 1;

@@ -97,8 +97,7 @@ function packedColours(rgb: RgbSamples): Float32Array {
   out = new Float32Array(rgb.length / 3);
   const byte = (v: number): number => (v > 255 ? 255 : v);
   for (let i = 0; i < out.length; i++)
-    out[i] =
-      1 + ((byte(rgb[i * 3]!) >> 3) << 11) + ((byte(rgb[i * 3 + 1]!) >> 2) << 5) + (byte(rgb[i * 3 + 2]!) >> 3);
+    out[i] = 1 + ((byte(rgb[i * 3]!) >> 3) << 11) + ((byte(rgb[i * 3 + 1]!) >> 2) << 5) + (byte(rgb[i * 3 + 2]!) >> 3);
   packed.set(rgb, out);
   return out;
 }

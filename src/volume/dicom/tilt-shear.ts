@@ -111,7 +111,10 @@ function shearRgb(
   factor: number,
 ): RgbSamples {
   // The samples keep their bits: 16-bit colour stays unsigned short.
-  const out = input instanceof Uint16Array ? new Uint16Array(columns * newRows * depth * 3) : new Uint8Array(columns * newRows * depth * 3);
+  const out =
+    input instanceof Uint16Array
+      ? new Uint16Array(columns * newRows * depth * 3)
+      : new Uint8Array(columns * newRows * depth * 3);
   for (let k = 0; k < depth; k++) {
     for (let j = 0; j < newRows; j++) {
       const sample = sampleRow(j, k, rows, shiftRows, factor);
