@@ -13,6 +13,7 @@ import { splitIntoBlocks, type Block } from './blocks.js';
 import { blockGeometry } from './geometry.js';
 import { shearTiltedVolume } from './tilt-shear.js';
 import { blockProperties } from './properties.js';
+import { isPhilips3D, readPhilips3D } from './philips-3d.js';
 import { isSegmentationFile, readSegmentation } from './seg.js';
 import { sliceHeader, type SliceHeader } from './slice-header.js';
 import { inParallel } from './parallel.js';
@@ -55,7 +56,9 @@ export async function readDicom(path: string, options: ReadDicomOptions = {}): P
     fail('READ_ERROR', path, err.code === 'ENOENT' ? 'does not exist' : `cannot be read (${err.code ?? String(err)})`),
   );
   if (info.isDirectory()) return readFolder(path);
-  const given = sliceHeader(await readHeader(path));
+  const header = await readHeader(path);
+  if (isPhilips3D(header.ds)) return [await readPhilips3D(path)];
+  const given = sliceHeader(header);
   if (isSegmentationFile(given)) return [await readSegmentation(path, await readAll(path))];
   if (options.onlyFile || given.modality === 'RTDOSE') return readBlocks([given], [given], path);
   const others = await folderHeaders(dirname(path), path, given);
