@@ -348,3 +348,41 @@ test('16-bit RGB DICOM is held as GDCM’s unsigned short samples; NIfTI and Met
       );
   });
 });
+
+/** A multi-frame 16-bit RGB file of random samples, written by pydicom; its samples go to `<path>.samples`. */
+const LARGE_RGB16 = String.raw`
+import sys, numpy as np
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.uid import ExplicitVRLittleEndian, generate_uid
+path = sys.argv[1]
+meta = FileMetaDataset(); meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.7.4'
+meta.MediaStorageSOPInstanceUID = generate_uid(); meta.TransferSyntaxUID = ExplicitVRLittleEndian
+ds = Dataset(); ds.file_meta = meta
+ds.SOPClassUID = meta.MediaStorageSOPClassUID; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+ds.Modality = 'OT'; ds.PatientID = 'RGB16'; ds.StudyInstanceUID = generate_uid(); ds.SeriesInstanceUID = generate_uid()
+ds.Rows = 256; ds.Columns = 256; ds.NumberOfFrames = 64; ds.SamplesPerPixel = 3; ds.PlanarConfiguration = 0
+ds.PhotometricInterpretation = 'RGB'; ds.BitsAllocated = 16; ds.BitsStored = 16; ds.HighBit = 15; ds.PixelRepresentation = 0
+samples = np.random.default_rng(7).integers(0, 65536, size=(64, 256, 256, 3), dtype='<u2')
+ds.PixelData = samples.tobytes()
+ds.save_as(path, write_like_original=False)
+samples.tofile(path + '.samples')
+`;
+
+test('a large 16-bit RGB file decoded by the thread pool in ranges of frames holds its unsigned short samples', async (t) => {
+  await withParts(t, async (dir, _files, python) => {
+    const file = join(dir, 'large-rgb16.dcm');
+    execFileSync(python, ['-c', LARGE_RGB16, file]);
+    const written = new Uint16Array(new Uint8Array(readFileSync(`${file}.samples`)).buffer);
+    const [read] = await readDicom(file);
+    const v = read!.volume!;
+    assert.deepEqual(v.dims, [256, 256, 64]);
+    assert.equal(v.componentType, 'uint16');
+    const held = v.rgb![0]!;
+    assert.ok(held instanceof Uint16Array);
+    assert.ok(held.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.ok(Buffer.from(held.buffer, held.byteOffset, held.byteLength).equals(Buffer.from(written.buffer)));
+    const at = 123457;
+    const [r, g, b] = [written[at * 3]!, written[at * 3 + 1]!, written[at * 3 + 2]!];
+    assert.ok(Math.abs(v.frames[0]![at]! - (0.299 * r + 0.587 * g + 0.114 * b)) < 0.05, 'luminance of the samples');
+  });
+});
