@@ -12,6 +12,7 @@ export const commands: ReadonlyArray<readonly [name: string, load: () => Promise
   ['plan', async () => (await import('./plan.js')).registerPlan],
   ['run', async () => (await import('./run.js')).registerRun],
   ['merge-reports', async () => (await import('./merge-reports.js')).registerMergeReports],
+  ['cohort-figure', async () => (await import('./cohort-figure.js')).registerCohortFigure],
   ['show-report', async () => (await import('./show-report.js')).registerShowReport],
   ['ui', async () => (await import('./ui.js')).registerUi],
   ['review', async () => (await import('./review.js')).registerReview],

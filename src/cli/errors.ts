@@ -54,6 +54,8 @@ export type CommandErrorCode =
   | 'BAD_OUTPUT_DIR'
   /** Files that could not be written. */
   | 'WRITE_FAILED'
+  /** A figure that cannot be made from an output folder as the playbook asks. */
+  | 'FIGURE_FAILED'
   /** The reference workbench's port is taken. */
   | 'PORT_IN_USE'
   /** The reference workbench cannot listen on the host given. */

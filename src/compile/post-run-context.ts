@@ -47,8 +47,8 @@ class StageCompileContext implements PostRunCompileContext {
     return this.foreach?.as;
   }
 
-  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void {
-    this.session.error(code, message, hint, this.session.spanAt(this.file.source, this.found.value, path, false));
+  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string, onKey = false): void {
+    this.session.error(code, message, hint, this.session.spanAt(this.file.source, this.found.value, path, onKey));
   }
 
   keyError(code: DiagnosticCode, message: string, hint?: string): void {

@@ -41,6 +41,7 @@ export type DiagnosticCode =
   | 'LAYOUT_INVALID'
   | 'NEEDS_FOREACH'
   | 'UNKNOWN_TILE'
+  | 'UNKNOWN_CASE'
   | 'STUDY_IN_SAVE'
   | 'FIGURE_TOO_SMALL'
   | 'FIGURE_SHAPE'

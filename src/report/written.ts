@@ -6,7 +6,7 @@ const SHOWN = 4;
 
 /**
  * What a run wrote besides its reports, gathered as its steps end: goldens written or updated,
- * figures, screenshots, and the run's contact sheets. A run that passed while writing goldens
+ * figures, screenshots, and the run's contact sheets and cohort figures. A run that passed while writing goldens
  * compared nothing for those checks, so the summary says so rather than a bare verdict.
  */
 export class WrittenFiles {
@@ -27,11 +27,15 @@ export class WrittenFiles {
   /** One line per kind of file written, each with its count and paths; none when nothing was. */
   lines(result: Pick<RunResult, 'figures'>): string[] {
     const sheets = new Tally();
-    for (const a of result.figures ?? []) sheets.add(this.name(a));
+    const cohortFigures = new Tally();
+    // A post-run figure with provenance is a figure of chosen cases; a contact sheet has none.
+    for (const a of result.figures ?? [])
+      (a.sheet === undefined && a.provenance ? cohortFigures : sheets).add(this.name(a));
     return [
       this.goldens.line('golden', 'goldens', ' (compared with nothing this run: check them, then commit them)'),
       this.figures.line('figure file', 'figure files'),
       sheets.line('contact sheet', 'contact sheets'),
+      cohortFigures.line('cohort figure file', 'cohort figure files'),
       this.screenshots.line('screenshot', 'screenshots'),
     ].filter((l): l is string => l !== undefined);
   }

@@ -104,7 +104,7 @@ export function compileAnnotations(
   raw: readonly RawAnnotation[],
   at: ValuePath,
   dpi: number,
-  ctx: StepCompileContext,
+  ctx: Pick<StepCompileContext, 'error'>,
 ): Annotation[] {
   return raw.map((item, i) => {
     const path = [...at, i];

@@ -20,17 +20,18 @@ const AXIS: Record<ViewDirection, 0 | 1 | 2> = { axial: 2, sagittal: 0, coronal:
 
 /**
  * A window as the figure captured it. Its shape comes from a grab at its own size (the PNG's
- * header): the grab in the panel was scaled to the panel whatever the window's shape.
+ * header): the grab in the panel was scaled to the panel whatever the window's shape. `native`
+ * is such a grab when the caller has one already.
  */
-export async function panelView(window: Window, ctx: StepRunContext): Promise<PanelView> {
+export async function panelView(window: Window, ctx: StepRunContext, native?: Uint8Array): Promise<PanelView> {
   const handle = windowHandle(ctx.client, window);
   const call = { signal: ctx.signal };
-  const [camera, summary, native] = await Promise.all([
+  const [camera, summary, grab] = await Promise.all([
     handle.camera(call),
     handle.summary(call),
-    capture(ctx.client, window, { format: 'png', signal: ctx.signal }),
+    native ?? capture(ctx.client, window, { format: 'png', signal: ctx.signal }).then((shot) => shot.bytes),
   ]);
-  const aspect = pngAspect(native.bytes);
+  const aspect = pngAspect(grab);
   if (summary.kind === '3d' || summary.view_direction === undefined) return { camera, aspect };
   return { camera, aspect, ...(await sliceOf(handle, summary.view_direction, call)) };
 }
@@ -57,10 +58,14 @@ async function sliceOf(
 }
 
 function pngAspect(bytes: Uint8Array): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const width = bytes.length >= 24 ? view.getUint32(16) : 0;
-  const height = bytes.length >= 24 ? view.getUint32(20) : 0;
+  const { width, height } = pngSize(bytes);
   return width > 0 && height > 0 ? width / height : 1;
+}
+
+/** A PNG's size from its header; 0×0 when it has none. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return bytes.length >= 24 ? { width: view.getUint32(16), height: view.getUint32(20) } : { width: 0, height: 0 };
 }
 
 /** A panel's annotations as drawn, and what they cover in the panel's own pixels. */

@@ -1,3 +1,4 @@
+import { WorkbenchApiError } from '../client/errors.js';
 import { uidTag } from '../dicomweb/uid-tag.js';
 // Straight from its module: the client's index loads the HTTP stack, which validating never needs.
 import { dropUndefined, requireApplied, showFields, showFile, showNode } from './describe.js';
@@ -295,9 +296,14 @@ async function findEarlier(
       call,
     );
     for (const n of candidates) {
+      // Only the workbench's own answer that the node has no such property rules it out: a
+      // lost or failed request says nothing, and taking it for "not ours" would load a second node.
       const value = await ctx.client.properties
         .get(n.uid, MARKER_PROPERTY, { scope: 'node', ...call })
-        .catch(() => undefined);
+        .catch((err: unknown) => {
+          if (err instanceof WorkbenchApiError && err.status < 500 && err.status !== 429) return undefined;
+          throw err;
+        });
       if (value === ctx.marker) found = n.uid;
     }
   }

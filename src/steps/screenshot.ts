@@ -1,6 +1,7 @@
 import { extname } from 'node:path';
 import { showFile } from './describe.js';
 import { object, ref } from './schema-defs.js';
+import type { StepRunContext } from './run-context.js';
 import type { StepCompileContext, StepDefinition } from './step-definition.js';
 import type { WindowAddress } from './window-address.js';
 import { capture } from './window-handle.js';
@@ -64,7 +65,8 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
     const provenance = await ctx.provenance();
     const { stampProvenance } = await stamping;
     // JPEG has no text chunks: its provenance lives in the report only.
-    const bytes = a.format === 'png' ? stampProvenance(shot.bytes, provenance) : shot.bytes;
+    let bytes = a.format === 'png' ? stampProvenance(shot.bytes, provenance) : shot.bytes;
+    if (a.format === 'png' && a.of.target === 'window') bytes = await withView(a.of, a, shot.bytes, bytes, ctx);
     // JPEG is not decoded here; its blocks rarely come out as one exact colour anyway.
     if (a.format === 'png') {
       const blank = await import('./blank-capture.js');
@@ -77,6 +79,29 @@ export const screenshot: StepDefinition<'screenshot', ScreenshotArgs> = {
     return `capture ${a.of.address}${a.width !== undefined ? ` at ${a.width}x${a.height}` : ''} to ${showFile(a.save)}`;
   },
 };
+
+/**
+ * The capture with its window's camera, shape and slice as they were when it was taken, so a
+ * figure made later from the file (`cohort_figure`) measures and annotates it rightly. A capture
+ * at the window's own size gives the window's shape itself; a sized one needs a grab at that size.
+ */
+async function withView(
+  window: Extract<WindowAddress, { target: 'window' }>,
+  a: ScreenshotArgs,
+  shot: Uint8Array,
+  png: Uint8Array,
+  ctx: StepRunContext,
+): Promise<Uint8Array> {
+  const [{ panelView, pngSize }, { captureView, viewEntries }, { addPngText }] = await Promise.all([
+    import('./figure-views.js'),
+    import('../figure/capture-view.js'),
+    import('../image/png-text.js'),
+  ]);
+  const sized = a.width !== undefined && a.height !== undefined;
+  const view = await panelView(window, ctx, sized ? undefined : shot);
+  const { width, height } = pngSize(shot);
+  return addPngText(png, viewEntries(captureView(view, width, height)));
+}
 
 /** The workbench takes a capture size as a pair or not at all. */
 export function checkSize(r: { width?: number; height?: number }, ctx: StepCompileContext): void {

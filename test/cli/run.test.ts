@@ -127,7 +127,10 @@ test('the cohort example runs every study, four screenshots each, and a contact 
   const result = await report(out);
   assert.deepEqual(
     result.figures?.map((f) => [f.kind, f.path, f.sheet?.tiles.map((t) => t.path)]),
-    [['figure', 'contact-sheet.png', studies.sort().map((s) => `${s}/axial.png`)]],
+    [
+      ['figure', 'contact-sheet.png', studies.sort().map((s) => `${s}/axial.png`)],
+      ...['png', 'svg', 'pdf', 'tiff'].map((f) => ['figure', `cases-figure.${f}`, undefined]),
+    ],
   );
 });
 
@@ -220,7 +223,7 @@ test('Ctrl-C stops the run cleanly: the current step ends, reports are written w
 
 test('merge-reports merges shard folders into one report and exits by the merged status', async () => {
   const cohort = join(dir, 'merge-data');
-  await writeDemoData(cohort, { cohort: 3 });
+  await writeDemoData(cohort, { cohort: 4 });
   const shards = ['1/2', '2/2'].map((s, i) => ({ spec: s, out: join(dir, `shard-${i + 1}`) }));
   for (const s of shards) {
     const r = await wbplay(
@@ -228,14 +231,19 @@ test('merge-reports merges shard folders into one report and exits by the merged
       { WBPLAY_COHORT: cohort },
     );
     assert.equal(r.code, 0, r.stderr);
+    // A shard runs half the studies its cohort figure shows: it says so and leaves the figure out.
+    assert.match(
+      r.stdout + r.stderr,
+      /the cohort figure .*cases-figure\.png was not made: .* did not pass in this run/,
+    );
   }
   const merged = await wbplay(['merge-reports', ...shards.map((s) => s.out), '--out', 'merged']);
   assert.equal(merged.code, 0, merged.stderr);
-  assert.match(merged.stdout, /merged 2 reports: 3 cases, 3 passed/);
+  assert.match(merged.stdout, /merged 2 reports: 4 cases, 4 passed/);
   const result = await report(join(dir, 'merged'));
   assert.deepEqual(
     result.cases.map((c) => c.id),
-    ['study-001', 'study-002', 'study-003'],
+    ['study-001', 'study-002', 'study-003', 'study-004'],
   );
   const missing = await wbplay(['merge-reports', join(dir, 'nowhere'), '--out', 'merged-2']);
   assert.equal(missing.code, 2);

@@ -268,7 +268,7 @@ test('the guards: a foreign Host, a foreign Origin and a missing token are refus
 test('the grid pages a large cohort, 60 cases to a page, by key and by button', async (t) => {
   const big = await mkdtemp(join(tmpdir(), 'wbplay-case-review-grid-'));
   t.after(() => rm(big, { recursive: true, force: true }));
-  const server = await startCaseReviewServer({ outputDir: await writeReviewCohort(big, 130, 2), reviewer: 'Ana' });
+  const server = await startCaseReviewServer({ outputDir: await writeReviewCohort(big, 130, 4), reviewer: 'Ana' });
   t.after(() => server.close());
   const errors: string[] = [];
   const page = await open(server, errors);

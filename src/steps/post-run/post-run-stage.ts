@@ -21,8 +21,8 @@ export interface PostRunCompileContext {
   readonly studyVariable: string | undefined;
   /** Every case of the playbook, compiled, in order. */
   readonly cases: readonly StageCase[];
-  /** Reports a problem with the value at `path` inside the stage's value. */
-  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string): void;
+  /** Reports a problem with the value at `path` inside the stage's value, or with its key when `onKey`. */
+  error(code: DiagnosticCode, path: ValuePath, message: string, hint?: string, onKey?: boolean): void;
   /** Reports a problem with the stage's key itself (the stage does not belong in this playbook). */
   keyError(code: DiagnosticCode, message: string, hint?: string): void;
   /** Reports a problem with `length` characters from `offset` of the text of `node`. */

@@ -1,14 +1,16 @@
+import { cohortFigure } from './cohort-figure.js';
 import { contactSheet } from './contact-sheet.js';
 import type { PostRunStage } from './post-run-stage.js';
 
 /** The playbook keys of the post-run stages, in the order they run (and the schema lists them). */
-export const POST_RUN_KEYS = ['contact_sheet'] as const;
+export const POST_RUN_KEYS = ['contact_sheet', 'cohort_figure'] as const;
 
 export type PostRunKey = (typeof POST_RUN_KEYS)[number];
 
 /** Every post-run stage by its key; a key left out here is a type error. */
 export const postRunRegistry = {
   contact_sheet: contactSheet,
+  cohort_figure: cohortFigure,
 } satisfies { [K in PostRunKey]: PostRunStage<K, unknown> };
 
 /** The compiled arguments of a post-run stage. */

@@ -20,7 +20,7 @@ before(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'wbplay-plans-'));
   await writeDemoData(join(tmp, 'demo'));
   await writeDemoDicom(join(tmp, 'demo'));
-  await writeDemoData(join(tmp, 'cohort'), { cohort: 3 });
+  await writeDemoData(join(tmp, 'cohort'), { cohort: 4 });
 });
 
 after(async () => {
