@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Volume } from './volume.js';
+import type { RgbSamples, Volume } from './volume.js';
 import { axisVector } from './image-geometry.js';
 import { interleaveGroups, multilabelHeaderLines } from './multilabel.js';
 import { MITK_TIMEGEOMETRY_TIMEPOINTS, MITK_TIMEGEOMETRY_TYPE } from './nrrd.js';
@@ -32,9 +32,16 @@ const NRRD_TYPES: Record<ScalarType, string> = {
  */
 export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Array {
   const segmentation = volume.segmentation;
-  // A colour image is written as ITK writes RGB pixels: three unsigned chars on a first axis.
+  // A colour image is written as ITK writes RGB pixels: three components on a first axis,
+  // unsigned char or (16-bit colour) unsigned short.
   const rgb = segmentation ? undefined : volume.rgb;
-  const type = segmentation ? 'uint16' : rgb ? 'uint8' : writableType(volume);
+  const type = segmentation
+    ? 'uint16'
+    : rgb
+      ? rgb[0] instanceof Uint16Array
+        ? 'uint16'
+        : 'uint8'
+      : writableType(volume);
   const groups = segmentation?.groups.length ?? (rgb ? 3 : 0);
   const steps = volume.frames.length;
   const timed = steps > 1;
@@ -85,12 +92,15 @@ export function writeNrrd(volume: Volume, options: WriteOptions = {}): Uint8Arra
   return out;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+/** The time steps' samples back to back, little-endian as the header says. */
+function concat(parts: readonly RgbSamples[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  const view = new DataView(out.buffer);
   let at = 0;
   for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+    if (p instanceof Uint8Array) out.set(p, at);
+    else for (let i = 0; i < p.length; i++) view.setUint16(at + i * 2, p[i]!, true);
+    at += p.byteLength;
   }
   return out;
 }

@@ -70,6 +70,8 @@ export interface NrrdLayout {
   byteSkip: number;
   /** Present when the header marks a MITK multi-label segmentation. */
   multilabel?: MultilabelHeader;
+  /** True for RGB pixels (a first axis of kind `RGB-color`), as ITK writes an RGB image. */
+  rgb?: boolean;
   header: NrrdHeader;
 }
 
@@ -94,7 +96,15 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
 
   // A segmentation's label groups lie along a first axis of a non-domain kind (`vector`), as
   // MITK writes a segmentation of several groups; any other image must be scalar.
-  const groupAxis = multilabel !== undefined && kinds?.[0] !== undefined && !DOMAIN_KINDS.has(kinds[0]) ? 0 : -1;
+  // An RGB image (ITK's RGBPixel of unsigned char or unsigned short, as MITK saves one) holds
+  // its three samples on a first axis of kind RGB-color.
+  const rgb = multilabel === undefined && kinds?.[0] === 'rgb-color';
+  if (rgb && (sizes[0] !== 3 || (type !== 'uint8' && type !== 'uint16')))
+    unreadable(
+      `${WHERE}: RGB-color pixels of ${sizes[0]} ${typeName} samples are not supported (3 unsigned char or unsigned short samples are)`,
+    );
+  const groupAxis =
+    rgb || (multilabel !== undefined && kinds?.[0] !== undefined && !DOMAIN_KINDS.has(kinds[0])) ? 0 : -1;
   const domainAxes = dimension - (groupAxis >= 0 ? 1 : 0);
   if (domainAxes < 2 || domainAxes > 4)
     unreadable(`${WHERE}: dimension ${dimension} is not supported (2, 3 or 4: 2D, 3D or 3D+time)`);
@@ -158,6 +168,7 @@ export function readNrrdLayout(bytes: Uint8Array): NrrdLayout {
     lineSkip,
     byteSkip,
     ...(multilabel === undefined ? {} : { multilabel }),
+    ...(rgb ? { rgb } : {}),
     header,
   };
 }
@@ -269,6 +280,7 @@ export function readNrrdData(layout: NrrdLayout, source: Uint8Array, start: numb
     checkDataLength(data.length - offset, grid, what);
     frames = decodeFrames(data, offset, grid.type, layout.littleEndian, samples, grid.timeSteps);
   }
+  if (layout.rgb === true) return rgbVolume(layout, frames, voxels);
   if (layout.multilabel === undefined) return buildVolume({ ...layout, frames });
   const segmentation = assembleSegmentation(layout.multilabel, frames, grid.components ?? 1, voxels);
   // MITK holds every group as unsigned short label values, whatever type the file stored.
@@ -279,4 +291,16 @@ export function readNrrdData(layout: NrrdLayout, source: Uint8Array, start: numb
     frames: groupFrames,
   });
   return { ...volume, range: valueRange(segmentation.groups.flatMap((g) => g.frames)), segmentation };
+}
+
+/** Interleaved RGB frames held as samples of the file's type, with their luminance as the grey frames. */
+function rgbVolume(layout: NrrdLayout, interleaved: Float32Array[], voxels: number): Volume {
+  const sixteen = layout.grid.type === 'uint16';
+  const rgb = interleaved.map((f) => (sixteen ? Uint16Array.from(f) : Uint8Array.from(f)));
+  const frames = rgb.map((c) => {
+    const luminance = new Float32Array(voxels);
+    for (let i = 0; i < voxels; i++) luminance[i] = 0.299 * c[i * 3]! + 0.587 * c[i * 3 + 1]! + 0.114 * c[i * 3 + 2]!;
+    return luminance;
+  });
+  return { ...buildVolume({ ...layout, frames }), rgb };
 }

@@ -13,6 +13,9 @@ export type { Vec3 };
 /** Row-major 3x3 matrix; column j is the world direction of index axis j. */
 export type Mat3 = [number, number, number, number, number, number, number, number, number];
 
+/** One time step's interleaved RGB samples; the array's type gives their bits. */
+export type RgbSamples = Uint8Array | Uint16Array;
+
 export const IDENTITY: Mat3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
 
 export interface Volume {
@@ -36,10 +39,13 @@ export interface Volume {
   /** Component type as read from the file, e.g. `uint8`, `int16`, `float32`. */
   componentType: string;
   /**
-   * Colour images (DICOM RGB, YBR, palette): interleaved RGB bytes per time step, x fastest;
-   * `frames` then hold the luminance, so grey consumers (statistics, level window) still work.
+   * Colour images (DICOM RGB, YBR, palette): interleaved RGB samples per time step, x fastest,
+   * all of one kind: bytes for 8-bit colour, unsigned shorts for 16-bit colour (MITK's
+   * `RGBPixel<unsigned char>` or `RGBPixel<unsigned short>`), never scaled between the two.
+   * `frames` then hold the luminance of those samples, so grey consumers (statistics, level
+   * window) still work.
    */
-  rgb?: Uint8Array[];
+  rgb?: RgbSamples[];
   /** Minimum and maximum over all frames. */
   range: [number, number];
   /**

@@ -12,12 +12,18 @@ export type WritableFormat = 'nrrd' | 'nii' | 'nii.gz' | 'mha';
 /**
  * Serialises a volume: NRRD (gzip, LPS, a segmentation as MITK writes it), NIfTI-1 (optionally
  * gzipped) or MetaImage. The last two have no room for label groups: a segmentation of one
- * group is written as its plain label image, one of several groups cannot be written.
+ * group is written as its plain label image, one of several groups cannot be written; neither
+ * can a colour image, which only NRRD holds as RGB pixels.
  */
 export function writeImageBytes(volume: Volume, format: WritableFormat, options: WriteOptions = {}): Uint8Array {
   const groups = volume.segmentation?.groups.length ?? 0;
   if (format !== 'nrrd' && groups > 1) {
     throw new Error(`a segmentation of ${groups} label groups can only be written as NRRD, not as .${format}`);
+  }
+  // These writers hold one scalar a voxel: the colour would be lost to its luminance.
+  if (format !== 'nrrd' && volume.rgb !== undefined && volume.segmentation === undefined) {
+    const bits = volume.rgb[0] instanceof Uint16Array ? 16 : 8;
+    throw new Error(`a ${bits}-bit RGB colour image can only be written as NRRD, not as .${format}`);
   }
   switch (format) {
     case 'nrrd':

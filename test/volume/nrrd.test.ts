@@ -66,6 +66,58 @@ test('NRRD 3D+time round trip keeps the time step and origin', () => {
   assertGeometry(back, volume);
 });
 
+test('RGB NRRD round trip: unsigned char and unsigned short RGB pixels come back as they were written, over time steps', () => {
+  const n = 5 * 4 * 3;
+  for (const [type, name, make] of [
+    ['uint8', 'unsigned char', (f: number[]) => Uint8Array.from(f)],
+    ['uint16', 'unsigned short', (f: number[]) => Uint16Array.from(f)],
+  ] as const) {
+    const top = type === 'uint8' ? 255 : 65535;
+    // Samples that differ in every channel, voxel and step, up to the type's top (no byte holds 65535).
+    const rgb = [0, 1].map((t) => make(Array.from({ length: n * 3 }, (_, i) => (i * 7919 + t * 104729) % (top + 1))));
+    const volume = {
+      ...sampleVolume({ frames: [new Float32Array(n), new Float32Array(n)], timeStepMs: 100 }),
+      componentType: type,
+      rgb,
+    };
+    const bytes = writeImageBytes(volume, 'nrrd');
+    const header = new TextDecoder().decode(bytes.subarray(0, 600));
+    assert.match(header, new RegExp(`^type: ${name}$`, 'm'));
+    assert.match(header, /^sizes: 3 5 4 3 2$/m);
+    assert.match(header, /^kinds: RGB-color domain domain domain time$/m);
+    const back = readImageBytes(bytes, 'nrrd');
+    assert.equal(back.componentType, type);
+    assert.deepEqual(back.dims, [5, 4, 3]);
+    assertGeometry(back, volume);
+    assert.equal(back.rgb!.length, 2);
+    for (let t = 0; t < 2; t++) {
+      assert.equal(back.rgb![t]!.constructor, rgb[t]!.constructor, `${type}: held in the type written`);
+      assert.deepEqual(back.rgb![t], rgb[t], `${type}, step ${t}`);
+      // The grey frames are the samples' luminance, as for a DICOM colour image.
+      const c = rgb[t]!;
+      close([back.frames[t]![7]!], [0.299 * c[21]! + 0.587 * c[22]! + 0.114 * c[23]!], `${type}: luminance`, 1e-2);
+    }
+    assert.ok(rgb[0]!.some((v) => v > 255) === (type === 'uint16'));
+  }
+});
+
+test('RGB-color NRRD pixels other than three unsigned char or unsigned short samples are refused, saying what is read', () => {
+  for (const [type, size] of [
+    ['float', 3],
+    ['unsigned char', 4],
+  ] as const) {
+    const bytes = nrrd(
+      [`type: ${type}`, 'dimension: 3', `sizes: ${size} 2 2`, 'kinds: RGB-color domain domain', 'encoding: raw'],
+      new Uint8Array(size * 4 * (type === 'float' ? 4 : 1)),
+    );
+    assertReadError(
+      () => readImageBytes(bytes, 'nrrd'),
+      'FILE_READ_ERROR',
+      /RGB-color pixels of .* are not supported \(3 unsigned char or unsigned short samples are\)/,
+    );
+  }
+});
+
 test('big-endian raw NRRD with type aliases', () => {
   for (const [alias, type] of [
     ['short', 'int16'],

@@ -1,5 +1,5 @@
 import { labelsByValue, type Segmentation } from '../../volume/segmentation.js';
-import type { Vec3 } from '../../volume/volume.js';
+import type { RgbSamples, Vec3 } from '../../volume/volume.js';
 import { entriesOf, greyColours, tableIndex, tableLookup, type TableLookup } from './colour-table.js';
 import type { RenderLayer, Rgb } from './types.js';
 
@@ -83,15 +83,21 @@ export function prepareLayers(layer: RenderLayer): PreparedLayer[] {
 
 const tables = new WeakMap<Segmentation, { opacity: number; table: Float32Array }>();
 
-const packed = new WeakMap<Uint8Array, Float32Array>();
+const packed = new WeakMap<RgbSamples, Float32Array>();
 
-/** Interleaved RGB bytes as 1 + 5-6-5 packed colours (0 stays 'nothing here' in the label path); kept while the image lives. */
-function packedColours(rgb: Uint8Array): Float32Array {
+/**
+ * Interleaved RGB samples as 1 + 5-6-5 packed colours (0 stays 'nothing here' in the label
+ * path); kept while the image lives. MITK's level window filter for colour
+ * (`vtkMitkLevelWindowFilter`, its `RGBtoHSI`) clamps each sample to 0..255 before it draws, so
+ * 16-bit colour shows its values above 255 as full intensity, not scaled down.
+ */
+function packedColours(rgb: RgbSamples): Float32Array {
   let out = packed.get(rgb);
   if (out !== undefined) return out;
   out = new Float32Array(rgb.length / 3);
+  const byte = (v: number): number => (v > 255 ? 255 : v);
   for (let i = 0; i < out.length; i++)
-    out[i] = 1 + (((rgb[i * 3]! >> 3) << 11) | ((rgb[i * 3 + 1]! >> 2) << 5) | (rgb[i * 3 + 2]! >> 3));
+    out[i] = 1 + ((byte(rgb[i * 3]!) >> 3) << 11) + ((byte(rgb[i * 3 + 1]!) >> 2) << 5) + (byte(rgb[i * 3 + 2]!) >> 3);
   packed.set(rgb, out);
   return out;
 }

@@ -7,7 +7,7 @@ import { EXPLICIT_BE, EXPLICIT_LE, IMPLICIT_LE } from './data-set.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
-import { fileVoxels, rescaledType } from './pixel-values.js';
+import { fileVoxels, rescaledType, rgbBits } from './pixel-values.js';
 import type { SliceHeader } from './slice-header.js';
 import { timeBounds } from './time-bounds.js';
 import { isPalette } from './palette.js';
@@ -68,14 +68,17 @@ export async function readBlockVolume(
   const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
     pooled ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
   const frameBuffers = timeSteps.map(() => buffer(perStep * 4));
-  const rgbBuffers = first.samples === 3 || isPalette(first) ? timeSteps.map(() => buffer(perStep * 3)) : undefined;
+  // 16-bit colour is held as MITK holds it, RGBPixel<unsigned short>: two bytes a sample.
+  const bits = rgbBits(first);
+  const rgbBuffers =
+    first.samples === 3 || isPalette(first) ? timeSteps.map(() => buffer((perStep * 3 * bits) / 8)) : undefined;
   const jobs = timeSteps.flatMap((step, t) => {
     let offset = 0;
     return step.flatMap((h) => {
       const job = {
         file: h.file,
         frame: frameBuffers[t]! as SharedArrayBuffer,
-        ...(rgbBuffers ? { rgb: rgbBuffers[t]! as SharedArrayBuffer } : {}),
+        ...(rgbBuffers ? { rgb: rgbBuffers[t]! as SharedArrayBuffer, rgbBits: bits } : {}),
         offset,
         rows: first.rows,
         columns: first.columns,
@@ -121,6 +124,6 @@ export async function readBlockVolume(
     timeOriginMs: 0,
     ...(bounds ? { timeBoundsMs: bounds } : {}),
     componentType,
-    ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => new Uint8Array(b)) } : {}),
+    ...(rgbBuffers ? { rgb: rgbBuffers.map((b) => (bits === 16 ? new Uint16Array(b) : new Uint8Array(b))) } : {}),
   });
 }

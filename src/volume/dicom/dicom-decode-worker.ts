@@ -6,6 +6,7 @@ import { DicomReadError, fail } from './errors.js';
 import { preloadCodecs } from './codecs.js';
 import { decodeInto, decodeNativeFrames, nativeFrameBytes, rescaledType } from './pixel-values.js';
 import { sliceHeader, TAG, type SliceHeader } from './slice-header.js';
+import type { RgbSamples } from '../volume.js';
 
 /**
  * Runs inside a worker thread of the decode pool: reads one file at a time and decodes it
@@ -16,6 +17,8 @@ export interface DecodeJob {
   file: string;
   frame: SharedArrayBuffer;
   rgb?: SharedArrayBuffer;
+  /** The bits of each RGB sample in `rgb`: 16 for 16-bit colour, held as unsigned shorts. */
+  rgbBits?: 8 | 16;
   offset: number;
   rows: number;
   columns: number;
@@ -67,7 +70,7 @@ const READER: Reader = { whole: readDataSet, header: readHeader, bytes: readByte
 export async function runJob(job: DecodeJob, read: Reader = READER): Promise<DecodeAnswer> {
   try {
     const out = new Float32Array(job.frame);
-    const rgb = job.rgb ? new Uint8Array(job.rgb) : undefined;
+    const rgb = job.rgb ? (job.rgbBits === 16 ? new Uint16Array(job.rgb) : new Uint8Array(job.rgb)) : undefined;
     let h: SliceHeader;
     if (job.frames === undefined) {
       h = sameSize(sliceHeader(await read.whole(job.file)), job);
@@ -102,7 +105,7 @@ async function decodeFrames(
   job: DecodeJob,
   range: { first: number; count: number },
   out: Float32Array,
-  rgb: Uint8Array | undefined,
+  rgb: RgbSamples | undefined,
   read: Reader,
 ): Promise<SliceHeader> {
   const parsed = await read.header(job.file);

@@ -2,6 +2,7 @@ import type { DataSet } from 'dicom-parser';
 import { EXPLICIT_BE } from './data-set.js';
 import { fail } from './errors.js';
 import type { SliceHeader } from './slice-header.js';
+import type { RgbSamples } from '../volume.js';
 
 /**
  * PALETTE COLOR expanded to RGB as GDCM does it for ITK, and so for MITK (`PixmapReader`
@@ -163,8 +164,8 @@ function expandSegmented(h: SliceHeader, data: Uint8Array, bits: number): Uint8A
 const roundHalfAway = (v: number): number => Math.sign(v) * Math.round(Math.abs(v));
 
 /**
- * Stored values to RGB through the palette. `rgb` receives bytes: 16-bit colours scaled to
- * 0..255 for display, as other 16-bit colour is held here; `out` the luminance of those bytes.
+ * Stored values to RGB through the palette. `rgb` receives the table's samples as they are
+ * (unsigned shorts for a 16-bit image, as GDCM gives them); `out` their luminance.
  */
 export function applyPalette(
   palette: Palette,
@@ -172,17 +173,16 @@ export function applyPalette(
   n: number,
   out: Float32Array,
   at: number,
-  rgb: Uint8Array | undefined,
+  rgb: RgbSamples | undefined,
   rgbAt: number,
 ): void {
   const { table, bits } = palette;
   const mask = bits === 8 ? 0xff : 0xffff;
-  const scale = bits === 8 ? 1 : 255 / 65535;
   for (let i = 0; i < n; i++) {
     const index = (samples[i]! & mask) * 3;
-    const r = Math.round(table[index]! * scale);
-    const g = Math.round(table[index + 1]! * scale);
-    const b = Math.round(table[index + 2]! * scale);
+    const r = table[index]!;
+    const g = table[index + 1]!;
+    const b = table[index + 2]!;
     out[at + i] = 0.299 * r + 0.587 * g + 0.114 * b;
     if (rgb !== undefined) {
       rgb[rgbAt + i * 3] = r;

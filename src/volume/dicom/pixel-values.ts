@@ -5,6 +5,7 @@ import { decodeFrame, isNative } from './codecs.js';
 import { fail } from './errors.js';
 import { TAG, type SliceHeader } from './slice-header.js';
 import { applyPalette, isPalette, readPalette, type Palette } from './palette.js';
+import type { RgbSamples } from '../volume.js';
 
 /**
  * The type GDCM gives rescaled values (`Rescaler::ComputeInterceptSlopePixelType`): double for
@@ -15,8 +16,10 @@ export function rescaledType(h: SliceHeader): ScalarType {
   // The expanded RGB keeps the stored format (MITK's RGBPixel<uchar> or <ushort>); palette images
   // carry no rescale, and none is applied to them here.
   if (isPalette(h)) return h.bitsAllocated <= 8 ? 'uint8' : 'uint16';
+  // Colour likewise: ITK's GDCMImageIO gives three samples of 16 bits unsigned short components.
+  if (h.samples === 3) return rgbBits(h) === 16 ? 'uint16' : 'uint8';
   if (!Number.isInteger(h.slope) || !Number.isInteger(h.intercept)) return 'float64';
-  if (h.bitsAllocated === 1 || h.samples === 3) return 'uint8';
+  if (h.bitsAllocated === 1) return 'uint8';
   if (h.slope === 1 && h.intercept === 0) return storedType(h);
   const bits = Math.min(h.bitsStored, 32);
   const min = h.signed ? -(2 ** (bits - 1)) : 0;
@@ -29,6 +32,14 @@ export function rescaledType(h: SliceHeader): ScalarType {
   if (lo >= -128 && hi <= 127) return 'int8';
   if (lo >= -32768 && hi <= 32767) return 'int16';
   return lo >= -(2 ** 31) && hi < 2 ** 31 ? 'int32' : 'float64';
+}
+
+/**
+ * The bits of each held RGB sample: 16 for a 16-bit palette index or 16-bit colour samples
+ * (MITK's `RGBPixel<unsigned short>`), else 8.
+ */
+export function rgbBits(h: SliceHeader): 8 | 16 {
+  return (isPalette(h) || h.samples === 3) && h.bitsAllocated === 16 ? 16 : 8;
 }
 
 function storedType(h: SliceHeader): ScalarType {
@@ -45,9 +56,9 @@ export function fileVoxels(h: SliceHeader): number {
  * Decodes every frame of a file into `out` from `offset` on, as values after rescaling:
  * MONOCHROME1 is first inverted to MONOCHROME2 (ITK's GDCMImageIO does so before rescaling),
  * then slope and intercept of this file are applied. Colour samples become their luminance
- * here; `rgb` (when given) receives the interleaved RGB bytes.
+ * here; `rgb` (when given) receives the interleaved RGB samples, of the bits `rgbBits` gives.
  */
-export async function decodeInto(h: SliceHeader, out: Float32Array, offset: number, rgb?: Uint8Array): Promise<void> {
+export async function decodeInto(h: SliceHeader, out: Float32Array, offset: number, rgb?: RgbSamples): Promise<void> {
   // Uncompressed YBR_FULL_422 stores two luma samples per chroma pair: 2 bytes a pixel.
   const subsampled = h.samples === 3 && h.photometric === 'YBR_FULL_422' && isNative(h);
   const frameBytes = (h.rows * h.columns * (subsampled ? 2 : h.samples) * h.bitsAllocated) / 8;
@@ -106,7 +117,7 @@ export function decodeNativeFrames(
   count: number,
   out: Float32Array,
   offset: number,
-  rgb?: Uint8Array,
+  rgb?: RgbSamples,
   palette: Palette | undefined = isPalette(h) ? readPalette(h) : undefined,
 ): void {
   const frameBytes = nativeFrameBytes(h);
@@ -160,14 +171,14 @@ function interleave(planes: Uint8Array, pixels: number, bitsAllocated: number): 
   return out;
 }
 
-/** Samples of one frame to rescaled values (and RGB bytes for colour). */
+/** Samples of one frame to rescaled values (and RGB samples for colour). */
 function convert(
   h: SliceHeader,
   src: Uint8Array,
   littleEndian: boolean,
   out: Float32Array,
   at: number,
-  rgb: Uint8Array | undefined,
+  rgb: RgbSamples | undefined,
   rgbAt: number,
   decoded = false,
   palette?: Palette,
@@ -239,14 +250,14 @@ function colour(
   n: number,
   out: Float32Array,
   at: number,
-  rgb: Uint8Array | undefined,
+  rgb: RgbSamples | undefined,
   rgbAt: number,
   decoded: boolean,
 ): void {
   const planar = h.planar === 1 && !decoded;
   const ybr = !decoded && h.photometric.startsWith('YBR_FULL');
-  const max = 2 ** h.bitsStored - 1;
-  const scale = h.bitsAllocated > 8 ? 255 / max : 1;
+  // 16-bit colour is held unscaled, as GDCM hands it to ITK; anything else as bytes.
+  const top = rgb instanceof Uint16Array ? 0xffff : 0xff;
   const subsampled = !decoded && h.photometric === 'YBR_FULL_422';
   for (let i = 0; i < n; i++) {
     // 4:2:2 rows are Y0 Y1 Cb Cr for each pair of pixels.
@@ -262,9 +273,9 @@ function colour(
       g = y - 0.344136 * cb - 0.714136 * cr;
       b = y + 1.772 * cb;
     }
-    r = clamp(r * scale);
-    g = clamp(g * scale);
-    b = clamp(b * scale);
+    r = clamp(r, top);
+    g = clamp(g, top);
+    b = clamp(b, top);
     out[at + i] = 0.299 * r + 0.587 * g + 0.114 * b;
     if (rgb !== undefined) {
       rgb[rgbAt + i * 3] = r;
@@ -274,7 +285,7 @@ function colour(
   }
 }
 
-const clamp = (v: number): number => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+const clamp = (v: number, top: number): number => (v < 0 ? 0 : v > top ? top : Math.round(v));
 
 /** 1-bit data (SEG): bits packed little-end first across frames, as 0 and 1. */
 function unpackBits(

@@ -1,4 +1,4 @@
-import type { Vec3, Volume } from '../volume.js';
+import type { RgbSamples, Vec3, Volume } from '../volume.js';
 import { withLazyRange, withoutRange } from '../volume-builder.js';
 import type { GantryTilt } from './gantry-tilt.js';
 import { fail } from './errors.js';
@@ -102,15 +102,19 @@ function shear(
 
 /** The same shear on interleaved RGB bytes (ITK's RGBPixel<uchar>: each channel, filler black). */
 function shearRgb(
-  input: Uint8Array,
+  input: RgbSamples,
   columns: number,
   rows: number,
   depth: number,
   newRows: number,
   shiftRows: number,
   factor: number,
-): Uint8Array {
-  const out = new Uint8Array(columns * newRows * depth * 3);
+): RgbSamples {
+  // The samples keep their bits: 16-bit colour stays unsigned short.
+  const out =
+    input instanceof Uint16Array
+      ? new Uint16Array(columns * newRows * depth * 3)
+      : new Uint8Array(columns * newRows * depth * 3);
   for (let k = 0; k < depth; k++) {
     for (let j = 0; j < newRows; j++) {
       const sample = sampleRow(j, k, rows, shiftRows, factor);

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import dicomParser from 'dicom-parser';
+import { PNG } from 'pngjs';
 import { readDicom, DicomReadError } from '../../../src/volume/dicom/index.js';
 import { readDataSet } from '../../../src/volume/dicom/data-set.js';
+import { readImageBytes } from '../../../src/volume/read-image.js';
+import { writeImageBytes } from '../../../src/volume/write-image.js';
 import { readPalette } from '../../../src/volume/dicom/palette.js';
 import { sliceHeader } from '../../../src/volume/dicom/slice-header.js';
 import { withTempDir, withWorkbench } from '../../helpers/workbench.js';
@@ -86,7 +89,7 @@ test('8-bit palettes with 8-bit and 16-bit entries expand to GDCM’s RGB bytes 
   });
 });
 
-test('a 16-bit palette index gives 16-bit RGB as GDCM does (unsigned short), held as bytes scaled to 0..255', async (t) => {
+test('a 16-bit palette index gives 16-bit RGB as GDCM does (unsigned short), held unscaled as GDCM’s samples', async (t) => {
   await withParts(t, async (dir, files) => {
     const file = quantise(files, 'SC_rgb_rle_16bit.dcm', dir, 'sixteen', ['+pe', '+pc', '1000']);
     assert.equal(header(file).uint16('x00280100'), 16);
@@ -96,8 +99,8 @@ test('a 16-bit palette index gives 16-bit RGB as GDCM does (unsigned short), hel
     const v = read!.volume!;
     assert.equal(v.componentType, 'uint16');
     assert.deepEqual(await paletteSamples(file), gdcm.samples, '16-bit samples as GDCM gives them');
-    const expected = Uint8Array.from(gdcm.samples, (s) => Math.round((s * 255) / 65535));
-    assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(expected)));
+    assert.ok(v.rgb![0] instanceof Uint16Array, 'held as unsigned shorts');
+    assert.deepEqual(v.rgb![0], gdcm.samples, 'the held samples are GDCM’s, not scaled');
     // The palette had more than two colours in use, so this says something.
     assert.ok(new Set(gdcm.samples).size > 3);
   });
@@ -149,8 +152,7 @@ test('segmented palettes (discrete, linear and indirect segments) expand as GDCM
     const v = read!.volume!;
     assert.equal(v.componentType, 'uint16');
     assert.deepEqual(await paletteSamples(file), gdcm.samples, '16-bit samples as GDCM gives them');
-    const expected = Uint8Array.from(gdcm.samples, (s) => Math.round((s * 255) / 65535));
-    assert.ok(Buffer.from(v.rgb![0]!).equals(Buffer.from(expected)));
+    assert.deepEqual(v.rgb![0], gdcm.samples, 'the held samples are GDCM’s, not scaled');
     // The ramps give many shades.
     assert.ok(new Set(gdcm.samples).size > 100);
   });
@@ -232,5 +234,155 @@ test('a palette colour file loaded by the reference workbench downloads as an RG
       assert.match(text.slice(0, end), /^kinds: RGB-color domain domain domain$/m);
       assert.ok(gunzipSync(data.bytes.subarray(end + 2)).equals(Buffer.from(gdcm.samples)));
     });
+  });
+});
+
+test('a 16-bit palette file in the reference workbench: unsigned short node, a 16-bit RGB NRRD of GDCM’s samples that reads back, drawn in its colours', async (t) => {
+  await withParts(t, async (dir, files) => {
+    const file = quantise(files, 'SC_rgb_rle_16bit.dcm', dir, 'sixteen', ['+pe', '+pc', '1000']);
+    const gdcm = gdcmExpansion(file);
+    assert.equal(gdcm.bits, 16);
+    await withWorkbench({}, async (wb) => {
+      const created = await wb.call('POST', '/datastorage/nodes', { json: { transfer: { file_path: file } } });
+      assert.equal(created.status, 201, created.text);
+      const uid = created.json.data.uid as string;
+      const reference = await wb.call('GET', `/datastorage/nodes/${uid}/data`, {
+        headers: { 'x-mitk-transfer-mode': 'file-reference' },
+      });
+      assert.equal(reference.json.data_metadata.pixel_type, 'unsigned_short');
+
+      const data = await wb.call('GET', `/datastorage/nodes/${uid}/data`);
+      const text = data.bytes.toString('latin1');
+      const end = text.indexOf('\n\n');
+      const header = text.slice(0, end);
+      assert.match(header, /^type: unsigned short$/m);
+      assert.match(header, /^sizes: 3 100 100 1$/m);
+      assert.match(header, /^kinds: RGB-color domain domain domain$/m);
+      assert.match(header, /^endian: little$/m);
+      const body = gunzipSync(data.bytes.subarray(end + 2));
+      assert.ok(body.equals(Buffer.from(gdcm.samples.buffer)), 'the download’s samples are GDCM’s 16-bit ones');
+      // Read back: the same unsigned short samples, as a colour image again.
+      const back = readImageBytes(data.bytes, 'nrrd');
+      assert.equal(back.componentType, 'uint16');
+      assert.ok(back.rgb![0] instanceof Uint16Array);
+      assert.deepEqual(back.rgb![0], gdcm.samples);
+
+      // 1 mm a pixel over the 100 x 100 image, the crosshair on its corner.
+      assert.equal(
+        (await wb.call('PUT', '/rendering/selected-position', { json: { position: [0, 0, 0] } })).status,
+        204,
+      );
+      const cam = await wb.call('PUT', '/rendering/editors/stdmulti/windows/axial/camera', {
+        json: { focal_point: [49.5, 49.5, 0], position: [49.5, 49.5, -500], view_up: [0, -1, 0], parallel_scale: 50 },
+      });
+      assert.equal(cam.status, 204, cam.text);
+      const shot = await wb.call('GET', '/rendering/editors/stdmulti/windows/axial/screenshot?width=100&height=100');
+      assert.equal(shot.status, 200, shot.text);
+      const png = PNG.sync.read(shot.bytes);
+      // MITK's colour level window filter clamps each sample to 0..255 before it draws
+      // (vtkMitkLevelWindowFilter, RGBtoHSI); the view then holds colours to 5-6-5 bits.
+      const shown = (v: number, bits: number): number =>
+        Math.round(((Math.min(v, 255) >> (8 - bits)) * 255) / (2 ** bits - 1));
+      let checked = 0;
+      let clampedMid = 0;
+      for (let y = 5; y < 95; y += 3)
+        for (let x = 5; x < 95; x += 3) {
+          const s = (y * 100 + x) * 3;
+          // Pixels on a stripe's edge take a little of the next stripe in the view's sampling.
+          const same = (d: number): boolean => [0, 1, 2].every((c) => gdcm.samples[s + d + c] === gdcm.samples[s + c]);
+          if (!same(-300) || !same(300)) continue;
+          const o = (y * png.width + x) * 4;
+          const want = [shown(gdcm.samples[s]!, 5), shown(gdcm.samples[s + 1]!, 6), shown(gdcm.samples[s + 2]!, 5)];
+          const got = [...png.data.subarray(o, o + 3)];
+          for (let c = 0; c < 3; c++)
+            assert.ok(
+              Math.abs(got[c]! - want[c]!) <= 1,
+              `pixel (${x}, ${y}): ${got.join(',')}, ${want.join(',')} expected`,
+            );
+          checked++;
+          for (let c = 0; c < 3; c++) if (gdcm.samples[s + c]! > 255 && gdcm.samples[s + c]! < 65000) clampedMid++;
+        }
+      assert.ok(checked > 500);
+      // Mid-range samples show at full intensity, as in MITK, not scaled down by 257.
+      assert.ok(clampedMid > 0, 'the image has mid-range 16-bit samples');
+      const colours = new Set<string>();
+      for (let i = 0; i < png.width * png.height; i++) colours.add(png.data.subarray(i * 4, i * 4 + 3).join(','));
+      assert.ok(colours.size >= 3, `drawn in colours (${colours.size})`);
+    });
+  });
+});
+
+test('16-bit RGB DICOM is held as GDCM’s unsigned short samples; NIfTI and MetaImage refuse it', async (t) => {
+  await withParts(t, async (dir, files, python) => {
+    // pydicom's 16-bit RGB test file, uncompressed by pydicom (GDCM's own RLE decoding of it
+    // is not what this test is about), then read back by GDCM as the oracle.
+    const source = join(dir, 'rgb16.dcm');
+    execFileSync(python, [
+      '-c',
+      'import pydicom, sys\nds = pydicom.dcmread(sys.argv[1])\nds.decompress()\nds.save_as(sys.argv[2])',
+      join(files, 'SC_rgb_rle_16bit.dcm'),
+      source,
+    ]);
+    const raw = join(dir, 'rgb16-raw.dcm');
+    execFileSync('gdcmconv', ['--raw', source, raw]);
+    const ds = dicomParser.parseDicom(readFileSync(raw));
+    assert.equal(ds.uint16('x00280100'), 16);
+    assert.equal(ds.uint16('x00280006'), 0, 'interleaved');
+    const pixels = ds.elements.x7fe00010!;
+    const gdcm = new Uint16Array(
+      new Uint8Array(ds.byteArray.subarray(pixels.dataOffset, pixels.dataOffset + pixels.length)).buffer,
+    );
+    const [read] = await readDicom(source);
+    const v = read!.volume!;
+    assert.equal(v.componentType, 'uint16');
+    assert.ok(v.rgb![0] instanceof Uint16Array);
+    assert.deepEqual(v.rgb![0], gdcm);
+    assert.ok(
+      gdcm.some((s) => s > 255 && s < 65535),
+      'samples a byte could not hold',
+    );
+    for (const format of ['nii', 'nii.gz', 'mha'] as const)
+      assert.throws(
+        () => writeImageBytes(v, format),
+        new RegExp(`16-bit RGB colour image can only be written as NRRD, not as \\.${format.replace('.', '\\.')}`),
+      );
+  });
+});
+
+/** A multi-frame 16-bit RGB file of random samples, written by pydicom; its samples go to `<path>.samples`. */
+const LARGE_RGB16 = String.raw`
+import sys, numpy as np
+from pydicom.dataset import Dataset, FileMetaDataset
+from pydicom.uid import ExplicitVRLittleEndian, generate_uid
+path = sys.argv[1]
+meta = FileMetaDataset(); meta.MediaStorageSOPClassUID = '1.2.840.10008.5.1.4.1.1.7.4'
+meta.MediaStorageSOPInstanceUID = generate_uid(); meta.TransferSyntaxUID = ExplicitVRLittleEndian
+ds = Dataset(); ds.file_meta = meta
+ds.SOPClassUID = meta.MediaStorageSOPClassUID; ds.SOPInstanceUID = meta.MediaStorageSOPInstanceUID
+ds.Modality = 'OT'; ds.PatientID = 'RGB16'; ds.StudyInstanceUID = generate_uid(); ds.SeriesInstanceUID = generate_uid()
+ds.Rows = 256; ds.Columns = 256; ds.NumberOfFrames = 64; ds.SamplesPerPixel = 3; ds.PlanarConfiguration = 0
+ds.PhotometricInterpretation = 'RGB'; ds.BitsAllocated = 16; ds.BitsStored = 16; ds.HighBit = 15; ds.PixelRepresentation = 0
+samples = np.random.default_rng(7).integers(0, 65536, size=(64, 256, 256, 3), dtype='<u2')
+ds.PixelData = samples.tobytes()
+ds.save_as(path, write_like_original=False)
+samples.tofile(path + '.samples')
+`;
+
+test('a large 16-bit RGB file decoded by the thread pool in ranges of frames holds its unsigned short samples', async (t) => {
+  await withParts(t, async (dir, _files, python) => {
+    const file = join(dir, 'large-rgb16.dcm');
+    execFileSync(python, ['-c', LARGE_RGB16, file]);
+    const written = new Uint16Array(new Uint8Array(readFileSync(`${file}.samples`)).buffer);
+    const [read] = await readDicom(file);
+    const v = read!.volume!;
+    assert.deepEqual(v.dims, [256, 256, 64]);
+    assert.equal(v.componentType, 'uint16');
+    const held = v.rgb![0]!;
+    assert.ok(held instanceof Uint16Array);
+    assert.ok(held.buffer instanceof SharedArrayBuffer, 'decoded into shared memory by the pool');
+    assert.ok(Buffer.from(held.buffer, held.byteOffset, held.byteLength).equals(Buffer.from(written.buffer)));
+    const at = 123457;
+    const [r, g, b] = [written[at * 3]!, written[at * 3 + 1]!, written[at * 3 + 2]!];
+    assert.ok(Math.abs(v.frames[0]![at]! - (0.299 * r + 0.587 * g + 0.114 * b)) < 0.05, 'luminance of the samples');
   });
 });
