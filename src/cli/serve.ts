@@ -115,6 +115,9 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
           ),
         );
       }
+      // A workbench that is up is ready to read: its decode threads start now, beside the
+      // listening socket, not with the first large DICOM series it is sent.
+      (await import('../volume/dicom/decode-pool.js')).warmPool();
       console.log(
         `wbplay reference workbench listening on ${handle.url} (API at ${handle.url}/api/v1${token === undefined ? '' : ', bearer token required'})`,
       );
