@@ -117,7 +117,8 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       }
       // A workbench that is up is ready to read: its decode threads start now, beside the
       // listening socket, not with the first large DICOM series it is sent.
-      (await import('../volume/dicom/decode-pool.js')).warmPool();
+      const decodePool = await import('../volume/dicom/decode-pool.js');
+      decodePool.warmPool();
       console.log(
         `wbplay reference workbench listening on ${handle.url} (API at ${handle.url}/api/v1${token === undefined ? '' : ', bearer token required'})`,
       );
@@ -132,6 +133,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
       });
       try {
         await handle.stop();
+        await decodePool.stopPool();
         console.log('wbplay reference workbench stopped');
         setExitCode(EXIT.ok);
       } catch (err) {

@@ -70,6 +70,16 @@ export function warmPool(compressed = false): void {
   if (compressed) for (const w of pool) w.worker.postMessage({ preload: 'codecs' } satisfies Preload);
 }
 
+/**
+ * Ends the threads. An unreferenced thread never keeps the process alive by itself, but one run
+ * from source registers its TypeScript loader, whose hooks do; a server that stops ends them.
+ */
+export async function stopPool(): Promise<void> {
+  const workers = pool ?? [];
+  pool = undefined;
+  await Promise.all(workers.map((w) => w.worker.terminate()));
+}
+
 /** Decodes the jobs on the pool; resolves with the first job's type (with what its decoding learnt). */
 export async function decodeOnPool(jobs: Array<Omit<DecodeJob, 'id'>>): Promise<string> {
   warmPool();
