@@ -182,7 +182,12 @@ export const CASE_REVIEW_SCRIPT = String.raw`
     detail.pending = now;
     save({ comment: now });
   }
-  function verdict(v) { return save({ verdict: v }); }
+  // The verdict's key pressed again takes the verdict back; on a stale verdict it gives it anew.
+  function verdict(v) {
+    var r = detail && detail.review;
+    var again = r && r.verdict === v && !(detail.stale && detail.stale.length);
+    return save({ verdict: again ? null : v });
+  }
   function addTag() {
     var input = $('tag');
     var t = input.value.trim();

@@ -178,6 +178,15 @@ test('verdicts, comments, tags and representative given by keyboard land in revi
   await page.locator('#grid button').click();
   await ready(page);
   assert.match((await page.locator('#case-name').textContent())!, /study-002$/);
+  // The verdict's key again takes the verdict back, and once more gives it.
+  await page.keyboard.press('f');
+  await saved(page);
+  assert.equal(await page.getByRole('button', { name: 'Fail F' }).getAttribute('aria-pressed'), 'false');
+  assert.equal((await readReview(out)).cases['Cohort test · study-002']!.verdict, undefined);
+  assert.match((await page.locator('#progress').textContent())!, /^1 of 4 cases have a verdict/);
+  await page.keyboard.press('f');
+  await saved(page);
+  assert.equal((await readReview(out)).cases['Cohort test · study-002']!.verdict, 'fail');
   assert.deepEqual(errors, []);
 });
 
