@@ -337,3 +337,29 @@ steps:
     `the ruler is ${drawn} px, ${study.tumour_y} mm at ${down} mm/px`,
   );
 });
+
+test('shards merged by merge-reports: wbplay cohort-figure finds the captures in the shards’ folders and draws the same pixels', async () => {
+  for (const [i, spec] of ['1/2', '2/2'].entries()) {
+    const r = await wbplay(['run', EXAMPLE, '--shard', spec, '--out', join(dir, `s${i + 1}`), '--quiet'], dir, {
+      WBPLAY_COHORT: data,
+    });
+    assert.equal(r.code, 0, r.stderr);
+  }
+  const merged = await wbplay(['merge-reports', 's1', 's2', '--out', 'merged'], dir);
+  assert.equal(merged.code, 0, merged.stderr);
+  assert.ok(!existsSync(join(dir, 'merged', 'study-001', 'axial.png')), 'the captures stay in the shards');
+  const again = await wbplay(['cohort-figure', EXAMPLE, join(dir, 'merged')], dir, { WBPLAY_COHORT: data });
+  assert.equal(again.code, 0, again.stderr);
+  const whole = await pixels(join(out, 'cases-figure.png'));
+  const fromShards = await pixels(join(dir, 'merged', 'cases-figure.png'));
+  assert.equal(differingPixels(whole, fromShards), 0);
+  // Its provenance names each capture where it lies, in the shard that took it.
+  const facts = readPngText(await readFile(join(dir, 'merged', 'cases-figure.png')));
+  const cases = JSON.parse(facts['wbplay:cases'] ?? '[]') as Array<{ case: string; captures: string[] }>;
+  assert.deepEqual(
+    cases.map((c) => c.case),
+    STUDIES,
+  );
+  for (const c of cases)
+    for (const capture of c.captures) assert.match(capture, new RegExp(`^\\.\\./s[12]/${c.case}/\\w+\\.png$`));
+});

@@ -17,6 +17,7 @@ import { artefactAt, type Artefact } from '../../result/result.js';
 import { VERSION } from '../../version.js';
 import { annotationName } from '../figure-annotations.js';
 import { COHORT_FIGURE_STEP, type CohortFigurePlan, type CohortRow } from './cohort-figure-plan.js';
+import { shardCapture } from './shard-captures.js';
 
 /** A figure that cannot be made as asked, with what to do about it. */
 export class CohortFigureError extends Error {
@@ -40,6 +41,8 @@ export interface CohortFigureContext {
 /** A capture as the figure shows it: its pixels only (no text chunks), its size, and the view it recorded. */
 interface Tile {
   file: string;
+  /** Found in a shard's folder through a merged folder's report, which names it so. */
+  inShard: boolean;
   png: Uint8Array;
   width: number;
   height: number;
@@ -58,7 +61,7 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
         'run those cases, then make the figure with `wbplay cohort-figure PLAYBOOK OUT`',
       );
   }
-  const tiles = await Promise.all(rows.map((r) => Promise.all(r.tiles.map((file) => readTile(file)))));
+  const tiles = await Promise.all(rows.map((r) => Promise.all(r.tiles.map((file) => readTile(file, ctx.outputDir)))));
   const first = tiles[0]![0]!;
   const columns = plan.columns.length;
   const layout = layoutFigure(
@@ -116,7 +119,7 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
         const scale = view.camera.parallel_scale;
         if (scale === null || !(scale > 0))
           throw new CohortFigureError(
-            `${shownPath(tile.file, ctx.outputDir)} is a capture of a 3D window: a perspective view has no single scale for the scale bar of column ${c + 1}`,
+            `${shownPath(tile, ctx.outputDir)} is a capture of a 3D window: a perspective view has no single scale for the scale bar of column ${c + 1}`,
             'put scale bars on columns of 2D windows only',
           );
         // Across, the capture shows 2·parallel_scale·aspect millimetres, drawn `shown.width` pixels wide.
@@ -140,7 +143,7 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
   }
 
   const captures: Record<string, string> = {};
-  for (const row of tiles) for (const t of row) captures[shownPath(t.file, ctx.outputDir)] = t.sha256;
+  for (const row of tiles) for (const t of row) captures[shownPath(t, ctx.outputDir)] = t.sha256;
   const provenance: FigureProvenance = {
     playbook: basename(ctx.playbook.path),
     playbookSha256: ctx.playbook.sha256,
@@ -150,7 +153,7 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
   };
   const cases = rows.map((r, i) => ({
     case: r.name,
-    captures: tiles[i]!.map((t) => shownPath(t.file, ctx.outputDir)),
+    captures: tiles[i]!.map((t) => shownPath(t, ctx.outputDir)),
   }));
   const formats = Object.keys(plan.files) as FigureFormat[];
   const files = await drawFigure(
@@ -203,10 +206,17 @@ async function chosenRows(plan: CohortFigurePlan, outputDir: string): Promise<Co
   return rows;
 }
 
-async function readTile(file: string): Promise<Tile> {
+async function readTile(named: string, outputDir: string): Promise<Tile> {
   let bytes: Uint8Array;
+  let file = named;
   try {
-    bytes = await readFile(file);
+    bytes = await readFile(file).catch(async (err: NodeJS.ErrnoException) => {
+      // A folder merged from shards names its captures in the shards' folders.
+      const elsewhere = err.code === 'ENOENT' ? await shardCapture(outputDir, file) : undefined;
+      if (elsewhere === undefined) throw err;
+      file = elsewhere;
+      return readFile(file);
+    });
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
     throw new CohortFigureError(
@@ -227,6 +237,7 @@ async function readTile(file: string): Promise<Tile> {
   }
   return {
     file,
+    inShard: file !== named,
     // Pixels only: what the capture's text chunks say (its provenance, its camera) is not the figure's to show.
     png: encodeRenderPng(image, false),
     width: image.width,
@@ -262,10 +273,14 @@ function lettersOf(style: CohortFigurePlan['letters'], count: number): string[] 
   return style === 'lower' ? letters.map((l) => l.toLowerCase()) : letters;
 }
 
-/** A capture by its path in the output folder, with `/`: the same on every machine. */
-function shownPath(file: string, outputDir: string): string {
-  const rel = relative(outputDir, file);
-  return rel.startsWith('..') ? basename(file) : rel.split('\\').join('/');
+/**
+ * A capture by its path in the output folder, with `/`: the same on every machine. One in a
+ * shard's folder is named as the merged report names it (`../shard-1/…`); any other outside
+ * the folder by its file name alone.
+ */
+function shownPath(tile: Pick<Tile, 'file' | 'inShard'>, outputDir: string): string {
+  const rel = relative(outputDir, tile.file).split('\\').join('/');
+  return rel.startsWith('..') && !tile.inShard ? basename(tile.file) : rel;
 }
 
 function names(list: readonly string[]): string {
