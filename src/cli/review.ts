@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { type RegisterCommand, wholeNumber } from './command.js';
+import { commandLine, type RegisterCommand, wholeNumber } from './command.js';
 import { CommandError, EXIT, isFolderInUse, reportError, type ExitCode } from './errors.js';
 import { canOpenBrowser, openBrowser } from './show-report.js';
 
@@ -40,10 +40,9 @@ export const registerReview: RegisterCommand = (program, setExitCode) => {
         const reviewer = (opts.reviewer ?? accountName()).trim();
         if (reviewer === '')
           throw new CommandError('BAD_OPTION', '--reviewer must name someone', 'e.g. --reviewer "A. Reviewer"');
-        const [{ startCaseReviewServer }, { FolderLock, refuseHeld }, { commandLine }] = await Promise.all([
+        const [{ startCaseReviewServer }, { FolderLock, refuseHeld }] = await Promise.all([
           import('../review/case-review-server.js'),
           import('../files/folder-lock.js'),
-          import('./command.js'),
         ]);
         await refuseHeld(resolve(out), 'review its cases');
         const server = await startCaseReviewServer({ outputDir: out, reviewer, host: opts.host, port });
@@ -103,14 +102,13 @@ async function merge(files: string[], out: string | undefined): Promise<ExitCode
       `--merge takes two review files, got ${files.length}`,
       'e.g. wbplay review wbplay-out/cohort --merge ana/review.json ben/review.json',
     );
-  const [{ mergeReviewers }, { readReview }, { readReviewCases }, { writeReview }, { FolderLock }, { commandLine }] =
+  const [{ mergeReviewers }, { readReview }, { readReviewCases }, { writeReview }, { FolderLock }] =
     await Promise.all([
       import('../review/review-merge.js'),
       import('../review/verdicts.js'),
       import('../review/review-cases.js'),
       import('../review/review-store.js'),
       import('../files/folder-lock.js'),
-      import('./command.js'),
     ]);
   const [a, b] = await Promise.all(files.map((f) => readReview(resolve(f), { mustExist: true })));
   const { review, disagreements } = mergeReviewers(a!, b!);

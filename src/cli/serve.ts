@@ -132,8 +132,7 @@ export const registerServe: RegisterCommand = (program, setExitCode) => {
         process.on('SIGTERM', stop);
       });
       try {
-        await handle.stop();
-        await decodePool.stopPool();
+        await handle.stop().finally(() => decodePool.stopPool());
         console.log('wbplay reference workbench stopped');
         setExitCode(EXIT.ok);
       } catch (err) {

@@ -1,5 +1,6 @@
 import type { Artefact, RunResult, StepResult } from '../result/result.js';
 import type { ReportNames } from './names.js';
+import { COHORT_FIGURE_STEP } from '../steps/post-run/cohort-figure-plan.js';
 
 /** How many paths a summary line names before it only counts the rest. */
 const SHOWN = 4;
@@ -28,9 +29,8 @@ export class WrittenFiles {
   lines(result: Pick<RunResult, 'figures'>): string[] {
     const sheets = new Tally();
     const cohortFigures = new Tally();
-    // A post-run figure with provenance is a figure of chosen cases; a contact sheet has none.
     for (const a of result.figures ?? [])
-      (a.sheet === undefined && a.provenance ? cohortFigures : sheets).add(this.name(a));
+      (a.provenance?.step === COHORT_FIGURE_STEP ? cohortFigures : sheets).add(this.name(a));
     return [
       this.goldens.line('golden', 'goldens', ' (compared with nothing this run: check them, then commit them)'),
       this.figures.line('figure file', 'figure files'),

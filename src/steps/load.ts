@@ -296,12 +296,13 @@ async function findEarlier(
       call,
     );
     for (const n of candidates) {
-      // Only the workbench's own answer that the node has no such property rules it out: a
-      // lost or failed request says nothing, and taking it for "not ours" would load a second node.
+      // Only the workbench's own answer that the node has no such property (or is gone) rules it
+      // out: a lost, refused or failed request says nothing, and taking it for "not ours" would load a second node.
       const value = await ctx.client.properties
         .get(n.uid, MARKER_PROPERTY, { scope: 'node', ...call })
         .catch((err: unknown) => {
-          if (err instanceof WorkbenchApiError && err.status < 500 && err.status !== 429) return undefined;
+          if (err instanceof WorkbenchApiError && (err.code === 'PROPERTY_NOT_FOUND' || err.code === 'NODE_NOT_FOUND'))
+            return undefined;
           throw err;
         });
       if (value === ctx.marker) found = n.uid;

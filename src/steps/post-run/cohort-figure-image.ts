@@ -17,7 +17,7 @@ import { artefactAt, type Artefact } from '../../result/result.js';
 import { VERSION } from '../../version.js';
 import { annotationName } from '../figure-annotations.js';
 import { COHORT_FIGURE_STEP, type CohortFigurePlan, type CohortRow } from './cohort-figure-plan.js';
-import { shardCapture } from './shard-captures.js';
+import { shardCaptures } from './shard-captures.js';
 
 /** A figure that cannot be made as asked, with what to do about it. */
 export class CohortFigureError extends Error {
@@ -61,7 +61,8 @@ export async function makeCohortFigure(plan: CohortFigurePlan, ctx: CohortFigure
         'run those cases, then make the figure with `wbplay cohort-figure PLAYBOOK OUT`',
       );
   }
-  const tiles = await Promise.all(rows.map((r) => Promise.all(r.tiles.map((file) => readTile(file, ctx.outputDir)))));
+  const elsewhere = shardCaptures(ctx.outputDir);
+  const tiles = await Promise.all(rows.map((r) => Promise.all(r.tiles.map((file) => readTile(file, elsewhere)))));
   const first = tiles[0]![0]!;
   const columns = plan.columns.length;
   const layout = layoutFigure(
@@ -206,15 +207,15 @@ async function chosenRows(plan: CohortFigurePlan, outputDir: string): Promise<Co
   return rows;
 }
 
-async function readTile(named: string, outputDir: string): Promise<Tile> {
+async function readTile(named: string, elsewhere: (file: string) => Promise<string | undefined>): Promise<Tile> {
   let bytes: Uint8Array;
   let file = named;
   try {
     bytes = await readFile(file).catch(async (err: NodeJS.ErrnoException) => {
       // A folder merged from shards names its captures in the shards' folders.
-      const elsewhere = err.code === 'ENOENT' ? await shardCapture(outputDir, file) : undefined;
-      if (elsewhere === undefined) throw err;
-      file = elsewhere;
+      const found = err.code === 'ENOENT' ? await elsewhere(file) : undefined;
+      if (found === undefined) throw err;
+      file = found;
       return readFile(file);
     });
   } catch (err) {

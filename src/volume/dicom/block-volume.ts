@@ -3,7 +3,7 @@ import { withLazyRange } from '../volume-builder.js';
 import { isNative } from './codecs.js';
 import { decodeOnPool, poolSize, warmPool } from './decode-pool.js';
 import { runJob } from './dicom-decode-worker.js';
-import { EXPLICIT_BE, EXPLICIT_LE, IMPLICIT_LE } from './data-set.js';
+import { UNCOMPRESSED } from './header.js';
 import { DicomReadError, type DicomErrorCode } from './errors.js';
 import type { DicomGeometry } from './geometry.js';
 import { inParallel } from './parallel.js';
@@ -13,11 +13,9 @@ import { timeBounds } from './time-bounds.js';
 import { isPalette } from './palette.js';
 import { checkPixelType } from './pixel-type.js';
 
-const NATIVE_SYNTAXES = new Set([IMPLICIT_LE, EXPLICIT_LE, EXPLICIT_BE]);
-
 /** Whether a file's frames can be decoded in ranges: several uncompressed (not deflated) frames of whole bytes. */
 function splittable(h: SliceHeader): boolean {
-  return h.frames > 1 && h.bitsAllocated >= 8 && NATIVE_SYNTAXES.has(h.transferSyntax);
+  return h.frames > 1 && h.bitsAllocated >= 8 && UNCOMPRESSED.has(h.transferSyntax);
 }
 
 /** Below this many voxels a block is decoded on this thread: starting threads would cost more. */

@@ -23,7 +23,7 @@ export function parseBytes(bytes: Uint8Array, file: string, untilPixels = false)
 }
 
 function parsed(result: HeaderParse, file: string, size: number, headerOnly: boolean): ParsedFile {
-  if (result === 'not-dicom' || result === 'more')
+  if (result === 'not-dicom' || result === 'more' || result === 'all')
     fail('NOT_DICOM', file, 'is not a DICOM file (no DICM preamble and no data set at its start)');
   if ('error' in result) throw parseError(result.error, file, size);
   return { file, ...result, headerOnly };
@@ -75,8 +75,8 @@ export async function readHeader(file: string): Promise<ParsedFile> {
       const buffer = Buffer.allocUnsafe(length);
       const { bytesRead } = await handle.read(buffer, 0, length, 0);
       const out = headerOf(buffer, bytesRead, length, size, file);
-      if (out !== undefined) return out;
-      length = nextRead(length, size);
+      if (typeof out !== 'number') return out;
+      length = out;
     }
   } catch (err) {
     if (err instanceof DicomReadError) throw err;
@@ -86,8 +86,12 @@ export async function readHeader(file: string): Promise<ParsedFile> {
   }
 }
 
-/** `readHeader` with blocking reads, for a thread that does nothing but decode (the pool's). */
-export function readHeaderSync(file: string): ParsedFile {
+/**
+ * `readHeader` with blocking reads, for a thread that does nothing but decode (the pool's) and
+ * for scans. A first read that fits `reuse` goes into it, so the header lives there only until
+ * the next call given the same buffer.
+ */
+export function readHeaderSync(file: string, reuse?: Buffer): ParsedFile {
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -98,10 +102,10 @@ export function readHeaderSync(file: string): ParsedFile {
     const size = fstatSync(fd).size;
     let length = Math.min(size, FIRST_READ);
     for (;;) {
-      const buffer = Buffer.allocUnsafe(length);
+      const buffer = reuse !== undefined && length <= reuse.length ? reuse : Buffer.allocUnsafe(length);
       const out = headerOf(buffer, readSync(fd, buffer, 0, length, 0), length, size, file);
-      if (out !== undefined) return out;
-      length = nextRead(length, size);
+      if (typeof out !== 'number') return out;
+      length = out;
     }
   } catch (err) {
     if (err instanceof DicomReadError) throw err;
@@ -111,17 +115,12 @@ export function readHeaderSync(file: string): ParsedFile {
   }
 }
 
-/** The header in the first `bytesRead` bytes of `buffer`, or undefined when a larger read is needed. */
-function headerOf(
-  buffer: Buffer,
-  bytesRead: number,
-  length: number,
-  size: number,
-  file: string,
-): ParsedFile | undefined {
+/** The header in the first `bytesRead` bytes of `buffer`, or how many bytes to read next. */
+function headerOf(buffer: Buffer, bytesRead: number, length: number, size: number, file: string): ParsedFile | number {
   const whole = bytesRead >= size || bytesRead < length;
   const result = parseHeader(buffer.subarray(0, bytesRead), whole);
-  if (result === 'more' && !whole) return undefined;
+  if (result === 'more' && !whole) return nextRead(length, size);
+  if (result === 'all' && !whole) return size;
   const out = parsed(result, file, size, true);
   const bytes = out.ds.byteArray;
   return bytes.buffer === buffer.buffer ? { ...out, fileOffset: bytes.byteOffset - buffer.byteOffset } : out;

@@ -13,6 +13,8 @@ export const IMPLICIT_LE = '1.2.840.10008.1.2';
 export const EXPLICIT_LE = '1.2.840.10008.1.2.1';
 export const DEFLATED = '1.2.840.10008.1.2.1.99';
 export const EXPLICIT_BE = '1.2.840.10008.1.2.2';
+/** The syntaxes whose pixel data lie in the file as they are (deflated ones are compressed as a whole). */
+export const UNCOMPRESSED: ReadonlySet<string> = new Set([IMPLICIT_LE, EXPLICIT_LE, EXPLICIT_BE]);
 const PIXEL_DATA = 'x7fe00010';
 
 /**
@@ -91,7 +93,7 @@ export interface HeaderData {
  * end before the pixel data and the file goes on (or a deflated data set, which inflates only
  * whole); `not-dicom`; or the parser's error when the whole file cannot be parsed.
  */
-export type HeaderParse = HeaderData | 'more' | 'not-dicom' | { error: unknown };
+export type HeaderParse = HeaderData | 'more' | 'all' | 'not-dicom' | { error: unknown };
 
 export function parseHeader(bytes: Uint8Array, whole: boolean, untilPixels = true): HeaderParse {
   let part10 = isPart10(bytes);
@@ -114,6 +116,8 @@ export function parseHeader(bytes: Uint8Array, whole: boolean, untilPixels = tru
     return whole ? { error } : 'more';
   }
   const transferSyntax = (ds.string('x00020010') ?? bare ?? IMPLICIT_LE).replace(/\0/g, '').trim();
-  if (!whole && (transferSyntax === DEFLATED || ds.elements[PIXEL_DATA] === undefined)) return 'more';
+  // A deflated data set is compressed as a whole: nothing short of the whole file parses it.
+  if (!whole && transferSyntax === DEFLATED) return 'all';
+  if (!whole && ds.elements[PIXEL_DATA] === undefined) return 'more';
   return { ds, transferSyntax };
 }

@@ -5,8 +5,7 @@ import { withLazyRange } from '../volume-builder.js';
 import { parseBytes, readAll, us } from './data-set.js';
 import type { DicomRead } from './dicom-read.js';
 import { fail } from './errors.js';
-
-const NATIVE = new Set(['1.2.840.10008.1.2', '1.2.840.10008.1.2.1', '1.2.840.10008.1.2.2']);
+import { UNCOMPRESSED } from './header.js';
 
 /**
  * Whether MITK takes the file as Philips 3D ultrasound: its private creator (3001,0010) reads
@@ -31,7 +30,7 @@ export function isPhilips3D(ds: DataSet): boolean {
  */
 export async function readPhilips3D(file: string): Promise<DicomRead> {
   const { ds, transferSyntax } = parseBytes(await readAll(file), file);
-  if (!NATIVE.has(transferSyntax))
+  if (!UNCOMPRESSED.has(transferSyntax))
     fail(
       'UNSUPPORTED_TRANSFER_SYNTAX',
       file,

@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { TextDecoder } from 'node:util';
 import type { DataSet, Element } from 'dicom-parser';
-import { FIRST_READ, nextRead, parseHeader } from './header.js';
+import { readHeaderSync } from './data-set.js';
+import { FIRST_READ } from './header.js';
 import { KEYWORDS, type DicomKeywords, type KeywordDef } from './scan-keywords.js';
 
 /**
@@ -35,33 +35,14 @@ export function readHeader(path: string, wantKeywords: (seriesUid: string) => bo
 
 /**
  * The data set up to the pixel data, or undefined when the file is no DICOM, cannot be parsed or
- * read. A small header's bytes live in a buffer the next call reuses: read it before then.
+ * read: the reader's own header read (`readHeaderSync`), so the two never disagree about a file.
+ * A small header's bytes live in a buffer the next call reuses: read it before then.
  */
 export function readDataSetHeader(path: string): DataSet | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, 'r');
+    return readHeaderSync(path, first).ds;
   } catch {
-    return undefined;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    let length = Math.min(size, FIRST_READ);
-    for (;;) {
-      // The common first read reuses one buffer; the rare larger ones allocate their own.
-      const buffer = length <= FIRST_READ ? first : Buffer.allocUnsafe(length);
-      const got = readSync(fd, buffer, 0, length, 0);
-      const whole = got >= size || got < length;
-      const result = parseHeader(buffer.subarray(0, got), whole);
-      if (result === 'not-dicom' || (typeof result === 'object' && 'error' in result)) return undefined;
-      if (result !== 'more') return result.ds;
-      if (whole) return undefined;
-      length = nextRead(length, size);
-    }
-  } catch {
-    return undefined; // a folder's entry that is not a regular file after all, or a read error
-  } finally {
-    closeSync(fd);
+    return undefined; // no DICOM, a folder's entry that is not a regular file after all, or a read error
   }
 }
 
