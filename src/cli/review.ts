@@ -102,14 +102,13 @@ async function merge(files: string[], out: string | undefined): Promise<ExitCode
       `--merge takes two review files, got ${files.length}`,
       'e.g. wbplay review wbplay-out/cohort --merge ana/review.json ben/review.json',
     );
-  const [{ mergeReviewers }, { readReview }, { readReviewCases }, { writeReview }, { FolderLock }] =
-    await Promise.all([
-      import('../review/review-merge.js'),
-      import('../review/verdicts.js'),
-      import('../review/review-cases.js'),
-      import('../review/review-store.js'),
-      import('../files/folder-lock.js'),
-    ]);
+  const [{ mergeReviewers }, { readReview }, { readReviewCases }, { writeReview }, { FolderLock }] = await Promise.all([
+    import('../review/review-merge.js'),
+    import('../review/verdicts.js'),
+    import('../review/review-cases.js'),
+    import('../review/review-store.js'),
+    import('../files/folder-lock.js'),
+  ]);
   const [a, b] = await Promise.all(files.map((f) => readReview(resolve(f), { mustExist: true })));
   const { review, disagreements } = mergeReviewers(a!, b!);
   const reviewed = Object.keys(review.cases).length;

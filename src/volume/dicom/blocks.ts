@@ -1,6 +1,7 @@
 import type { DataSet } from 'dicom-parser';
 import { numbers, raw } from './data-set.js';
 import { TAG, type SliceHeader } from './slice-header.js';
+import { add, cross, dot, norm, sub } from './vec3.js';
 import { gantryTilt, isRegularTilt, isSheared, type GantryTilt } from './gantry-tilt.js';
 
 /**
@@ -346,22 +347,6 @@ export function normal(o: readonly number[]): [number, number, number] {
   return cross([o[0]!, o[1]!, o[2]!], [o[3]!, o[4]!, o[5]!]);
 }
 
-export function cross(a: readonly number[], b: readonly number[]): [number, number, number] {
-  return [a[1]! * b[2]! - a[2]! * b[1]!, a[2]! * b[0]! - a[0]! * b[2]!, a[0]! * b[1]! - a[1]! * b[0]!];
-}
-export const dot = (a: readonly number[], b: readonly number[]): number =>
-  a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-const sub = (a: readonly number[], b: readonly number[]): [number, number, number] => [
-  a[0]! - b[0]!,
-  a[1]! - b[1]!,
-  a[2]! - b[2]!,
-];
-const add = (a: readonly number[], b: readonly number[]): [number, number, number] => [
-  a[0]! + b[0]!,
-  a[1]! + b[1]!,
-  a[2]! + b[2]!,
-];
-const norm = (a: readonly number[]): number => Math.hypot(a[0]!, a[1]!, a[2]!);
 const same = (a: readonly number[], b: readonly number[]): boolean => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
 
 export { numbers };

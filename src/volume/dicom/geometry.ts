@@ -1,6 +1,6 @@
 import type { Mat3, Vec3 } from '../volume.js';
 import { numbers } from './data-set.js';
-import { cross, dot } from './blocks.js';
+import { cross, dot } from './vec3.js';
 import { frameGeometry, isMultiFrameObject } from './multi-frame.js';
 import { TAG, type SliceHeader } from './slice-header.js';
 

@@ -1,5 +1,6 @@
 import type { DataSet } from 'dicom-parser';
 import { numbers, str } from './data-set.js';
+import { cross, dot, norm, scale } from './vec3.js';
 
 /**
  * A multi-frame file loaded alone, as MITK loads it: ITK's GDCMImageIO asks GDCM's
@@ -148,10 +149,10 @@ function orientationOf(ds: DataSet | undefined): [number, number, number, number
   const row = v.slice(0, 3);
   const col = v.slice(3, 6);
   const valid = (a: number[], b: number[]): boolean =>
-    Math.abs(len(a) - 1) <= 1e-3 && Math.abs(len(b) - 1) <= 1e-3 && Math.abs(dot3(a, b)) <= 1e-3;
+    Math.abs(norm(a) - 1) <= 1e-3 && Math.abs(norm(b) - 1) <= 1e-3 && Math.abs(dot(a, b)) <= 1e-3;
   if (valid(row, col)) return v.slice(0, 6) as [number, number, number, number, number, number];
-  const r = scale(row, 1 / len(row));
-  const c = scale(col, 1 / len(col));
+  const r = scale(row, 1 / norm(row));
+  const c = scale(col, 1 / norm(col));
   return valid(r, c) ? ([...r, ...c] as [number, number, number, number, number, number]) : undefined;
 }
 
@@ -236,13 +237,13 @@ function zSpacingFromPositions(ds: DataSet): number | undefined {
     const measures = macro(ds, SHARED, PIXEL_MEASURES);
     return (measures && numbers(measures, SPACING_BETWEEN_SLICES)?.[0]) ?? 1;
   }
-  const n = cross3(cos.slice(0, 3), cos.slice(3, 6));
-  const normal = scale(n, 1 / (len(n) || 1));
+  const n = cross(cos.slice(0, 3), cos.slice(3, 6));
+  const normal = scale(n, 1 / (norm(n) || 1));
   let distances: number[] = [];
   for (const item of items) {
     const position = triple(item.dataSet?.elements[PLANE_POSITION]?.items?.[0]?.dataSet, POSITION);
     if (position === undefined) return undefined;
-    distances.push(dot3(normal, position));
+    distances.push(dot(normal, position));
   }
   // Repeated positions (time steps of one stack) count once when the first is the smallest.
   const unique = [...new Set(distances)].sort((a, b) => a - b);
@@ -270,12 +271,3 @@ function macroCosines(ds: DataSet, group: string): number[] | undefined {
 export function isMultiFrameObject(ds: DataSet, frames: number): boolean {
   return frames > 1 || GROUP_GEOMETRY.has(sopClassOf(ds) ?? '');
 }
-
-const dot3 = (a: readonly number[], b: readonly number[]): number => a[0]! * b[0]! + a[1]! * b[1]! + a[2]! * b[2]!;
-const len = (a: readonly number[]): number => Math.hypot(a[0]!, a[1]!, a[2]!);
-const scale = (a: readonly number[], k: number): [number, number, number] => [a[0]! * k, a[1]! * k, a[2]! * k];
-const cross3 = (a: readonly number[], b: readonly number[]): [number, number, number] => [
-  a[1]! * b[2]! - a[2]! * b[1]!,
-  a[2]! * b[0]! - a[0]! * b[2]!,
-  a[0]! * b[1]! - a[1]! * b[0]!,
-];

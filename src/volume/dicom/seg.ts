@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { LABEL_DEFAULTS, type Label, type LabelGroup, type Segmentation } from '../segmentation.js';
 import { segmentationVolume, type Mat3, type Vec3 } from '../volume.js';
 import { numbers, parseBytes, raw, str, us } from './data-set.js';
-import { cross, dot } from './blocks.js';
+import { cross, dot } from './vec3.js';
 import { fail } from './errors.js';
 import type { DicomRead } from './dicom-read.js';
 import { decodeInto } from './pixel-values.js';
