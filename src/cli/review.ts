@@ -104,7 +104,7 @@ async function merge(files: string[], out: string | undefined): Promise<ExitCode
     );
   const [{ mergeReviewers }, { readReview }, { readReviewCases }, { writeReview }, { FolderLock }] = await Promise.all([
     import('../review/review-merge.js'),
-    import('../review/verdicts.js'),
+    import('../result/review-file.js'),
     import('../review/review-cases.js'),
     import('../review/review-store.js'),
     import('../files/folder-lock.js'),

@@ -7,7 +7,7 @@ import { readJson, send, startPageServer, type PageServer } from '../report/page
 import { CASE_REVIEW_CSP, caseReviewPage } from './case-review-page.js';
 import { readReviewCases, type ReviewCase, type ReviewCases } from './review-cases.js';
 import { ReviewStore, checkChange } from './review-store.js';
-import { staleCaptures } from './verdicts.js';
+import { staleCaptures } from '../result/review-file.js';
 
 export interface CaseReviewServer extends PageServer {
   /** How many cases the page shows. */

@@ -1,5 +1,5 @@
 import type { ReviewCase } from './review-cases.js';
-import type { ReviewFile } from './verdicts.js';
+import type { ReviewFile } from '../result/review-file.js';
 
 /** The review's own columns; the manifest's follow them. */
 export const REVIEW_COLUMNS = ['case', 'verdict', 'comment', 'tags', 'representative', 'reviewer', 'time'] as const;

@@ -3,7 +3,14 @@ import { join, resolve } from 'node:path';
 import { portableLink } from '../files/portable-path.js';
 import { readReviewCases } from './review-cases.js';
 import { writeReview } from './review-store.js';
-import { REVIEW_FILE, emptyReview, readReview, type CaseReview, type ReviewFile, type Verdict } from './verdicts.js';
+import {
+  REVIEW_FILE,
+  emptyReview,
+  readReview,
+  type CaseReview,
+  type ReviewFile,
+  type Verdict,
+} from '../result/review-file.js';
 
 /** A case two reviewers gave different verdicts. */
 export interface Disagreement {

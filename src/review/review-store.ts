@@ -10,7 +10,7 @@ import {
   type CaseReview,
   type ReviewFile,
   type Verdict,
-} from './verdicts.js';
+} from '../result/review-file.js';
 
 /** What the page asks to change of one case; absent parts stay as they are. */
 export interface ReviewChange {

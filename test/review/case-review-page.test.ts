@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startCaseReviewServer, type CaseReviewServer } from '../../src/review/case-review-server.js';
-import { readReview } from '../../src/review/verdicts.js';
+import { readReview } from '../../src/result/review-file.js';
 import { makeCohort, wbplay } from '../helpers/cohort.js';
 import { writeReviewCohort } from '../helpers/review-cohort.js';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { csvCell, reviewCsv } from '../../src/review/review-csv.js';
-import { readReview } from '../../src/review/verdicts.js';
+import { readReview } from '../../src/result/review-file.js';
 
 test('a cell that a spreadsheet would run is written as text; numbers and plain text stay as they are', () => {
   assert.equal(csvCell('=1+1'), "'=1+1");

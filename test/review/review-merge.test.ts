@@ -12,7 +12,7 @@ import { startCaseReviewServer } from '../../src/review/case-review-server.js';
 import { readReviewCases } from '../../src/review/review-cases.js';
 import { mergeReviewers } from '../../src/review/review-merge.js';
 import { ReviewStore } from '../../src/review/review-store.js';
-import { readReview, type CaseReview, type ReviewFile, type Verdict } from '../../src/review/verdicts.js';
+import { readReview, type CaseReview, type ReviewFile, type Verdict } from '../../src/result/review-file.js';
 import { makeCohort, wbplay } from '../helpers/cohort.js';
 
 let dir = '';

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { setWriteFault } from '../../src/files/atomic-write.js';
 import type { ReviewCases } from '../../src/review/review-cases.js';
 import { ReviewStore, checkChange } from '../../src/review/review-store.js';
-import { readReview } from '../../src/review/verdicts.js';
+import { readReview } from '../../src/result/review-file.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);

@@ -247,12 +247,29 @@ test('cases chosen by a review: an error naming review.json until `wbplay review
     assert.match(missing.stderr, /run `wbplay review .*` first/);
     await writeFile(
       join(out, 'review.json'),
+      // As `wbplay review` writes it (the figure reads it with the review's own reader).
       JSON.stringify({
-        cases: {
-          'study-004': { verdict: 'pass', representative: true },
-          'study-001': { verdict: 'fail', representative: false },
-          'study-002': { verdict: 'pass', representative: true },
-        },
+        version: 1,
+        cases: Object.fromEntries(
+          (
+            [
+              ['study-004', 'pass', true],
+              ['study-001', 'fail', false],
+              ['study-002', 'pass', true],
+            ] as const
+          ).map(([name, verdict, representative]) => [
+            name,
+            {
+              verdict,
+              representative,
+              comment: '',
+              tags: [],
+              reviewer: 'Ana',
+              time: '2026-01-01T00:00:00.000Z',
+              captures: {},
+            },
+          ]),
+        ),
       }),
     );
     const r = await wbplay(['cohort-figure', playbook, out], dir, { WBPLAY_COHORT: data });

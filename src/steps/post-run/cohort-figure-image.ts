@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { basename, relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
 import { placeAnnotation } from '../../figure/annotations.js';
 import { readCaptureView, type CaptureView } from '../../figure/capture-view.js';
-import { representativeCases, ReviewFileError } from '../../figure/cohort-cases.js';
 import { drawFigure, layoutFigure, type FigureFormat } from '../../figure/compose.js';
 import { boundsOf, chooseCorner, overlaps, placementNotice, within, type Occupied } from '../../figure/placement.js';
 import type { Corner } from '../../figure/annotation-kinds.js';
@@ -14,6 +14,8 @@ import { decodePng } from '../../image/png-decode.js';
 import { encodeRenderPng } from '../../image/png-encode.js';
 import type { Rect } from '../../image/rgba.js';
 import { artefactAt, type Artefact } from '../../result/result.js';
+import { ReviewError } from '../../result/review-error.js';
+import { readReview, REVIEW_FILE, type ReviewFile } from '../../result/review-file.js';
 import { VERSION } from '../../version.js';
 import { annotationName } from '../figure-annotations.js';
 import { COHORT_FIGURE_STEP, type CohortFigurePlan, type CohortRow } from './cohort-figure-plan.js';
@@ -191,13 +193,23 @@ async function chosenRows(plan: CohortFigurePlan, outputDir: string): Promise<Co
       throw new CohortFigureError('no case is chosen', 'list the cases by name, or choose them with `where`');
     return plan.rows;
   }
-  let marked: Set<string>;
+  let review: ReviewFile;
   try {
-    marked = await representativeCases(outputDir);
+    review = await readReview(outputDir, { mustExist: true });
   } catch (err) {
-    if (err instanceof ReviewFileError) throw new CohortFigureError(err.message, err.hint);
-    throw err;
+    if (!(err instanceof ReviewError)) throw err;
+    if (!existsSync(join(outputDir, REVIEW_FILE)))
+      throw new CohortFigureError(
+        `\`cases: representative\` reads the review of ${outputDir}, and it has no ${REVIEW_FILE}`,
+        `run \`wbplay review ${outputDir}\` first and mark the cases with Representative, or list the cases by name`,
+      );
+    throw new CohortFigureError(err.message, err.hint ?? 'review the output folder again with `wbplay review`');
   }
+  const marked = new Set(
+    Object.entries(review.cases)
+      .filter(([, c]) => c.representative)
+      .map(([name]) => name),
+  );
   const rows = plan.rows.filter((r) => marked.has(r.name) || marked.has(r.case));
   if (rows.length === 0)
     throw new CohortFigureError(
